@@ -1,0 +1,4 @@
+from django.urls import URLPattern, URLResolver
+
+app_name = "cardgames"
+urlpatterns: list[URLPattern | URLResolver] = []

@@ -1,0 +1,121 @@
+"""Teachers, classes, pupils and class sessions.
+
+Children's privacy is a design constraint, not a feature: a pupil is a first
+name or pseudonym, an avatar and a picture code. There is no surname, email or
+birth date, and deleting a class or a pupil deletes everything about them.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Level(models.TextChoices):
+    CP = "CP", "CP"
+    CE1 = "CE1", "CE1"
+    CE2 = "CE2", "CE2"
+    CM1 = "CM1", "CM1"
+    CM2 = "CM2", "CM2"
+
+
+def new_link_token() -> str:
+    """A long-lived class link printed on the login cards: 128 bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+class SchoolClass(models.Model):
+    teacher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes")
+    name = models.CharField(_("nom"), max_length=80)
+    level = models.CharField(_("niveau"), max_length=3, choices=Level.choices, default=Level.CE1)
+    practice_allowed = models.BooleanField(_("entraînement libre autorisé"), default=True)
+    link_token = models.CharField(max_length=32, unique=True, default=new_link_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("classe")
+        verbose_name_plural = _("classes")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Pupil(models.Model):
+    school_class = models.ForeignKey(SchoolClass, on_delete=models.CASCADE, related_name="pupils")
+    display_name = models.CharField(_("prénom ou pseudonyme"), max_length=40)
+    avatar = models.CharField(_("avatar"), max_length=24)
+    # Two picture indexes out of 9, in order, e.g. [3, 7].
+    picture_code = models.JSONField(default=list)
+    failed_attempts = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["school_class", "display_name"], name="pupil_unique_name_in_class"),
+        ]
+        verbose_name = _("élève")
+        verbose_name_plural = _("élèves")
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def player_key(self) -> str:
+        """How ``cardgames`` names this pupil in a seat (it never sees the model)."""
+        return f"pupil:{self.pk}"
+
+
+class ClassSession(models.Model):
+    """One lesson: a class plays one game, pupils join with a 6-digit code."""
+
+    school_class = models.ForeignKey(SchoolClass, on_delete=models.CASCADE, related_name="sessions")
+    game = models.CharField(max_length=32, default="chasse")
+    options = models.JSONField(default=dict, blank=True)
+    # Six digits, unique among open sessions; cleared when the session ends.
+    join_code = models.CharField(max_length=6, null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    practice = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["join_code"], condition=Q(ended_at__isnull=True), name="session_unique_open_code"
+            ),
+        ]
+        indexes = [models.Index(fields=["school_class", "started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.school_class} · {self.started_at:%d/%m/%Y}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+    @property
+    def group_key(self) -> str:
+        """The opaque key under which this session's ``cardgames`` tables live."""
+        return f"session:{self.pk}"
+
+
+class TabletLogin(models.Model):
+    """A tablet signed in as a pupil, so the teacher sees who is where and can
+    sign a tablet out (a wrong name tapped, a lost tablet)."""
+
+    class_session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="logins")
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="logins")
+    session_key = models.CharField(max_length=64, db_index=True)
+    device_label = models.CharField(max_length=80, blank=True)
+    logged_in_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-logged_in_at"]

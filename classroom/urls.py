@@ -1,0 +1,4 @@
+from django.urls import URLPattern, URLResolver
+
+app_name = "classroom"
+urlpatterns: list[URLPattern | URLResolver] = []
