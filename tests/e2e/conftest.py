@@ -1,0 +1,138 @@
+"""Browser tests: Debian's chromium driven by Playwright, against a real ASGI server.
+
+The server is ``manage.py runserver`` (daphne: HTTP and websockets) in a
+subprocess, on a scratch SQLite database, seeded with the demo data. Playwright
+never downloads a browser: it is given Debian's ``chromium``. Where chromium is
+missing the tests are reported as not run, and ``.ci/run`` (which installs it)
+fails if they did not run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    e2e = [item for item in items if "tests/e2e/" in str(item.fspath).replace(os.sep, "/")]
+    for item in e2e:
+        item.add_marker(pytest.mark.e2e)
+    if not CHROMIUM:
+        reason = "Browser tests NOT RUN: Debian's chromium is not installed (apt-get install -y chromium)."
+        for item in e2e:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    def __init__(self, url: str, env: dict[str, str]) -> None:
+        self.url = url
+        self.env = env
+
+    def manage(self, *args: str) -> str:
+        """Run a management command against the server's database."""
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
+            capture_output=True, text=True, check=True,
+        )
+        return result.stdout
+
+    def shell(self, code: str) -> str:
+        return self.manage("shell", "-c", code).strip()
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = tmp_path_factory.mktemp("e2e") / "e2e.sqlite3"
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        {
+            "SQLITE_PATH": str(db),
+            "BOT_DELAY_MIN": "0.3",
+            "BOT_DELAY_MAX": "0.5",
+            "AXES_ENABLED": "False",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+    )
+    server = LiveServer("", env)
+    server.manage("migrate", "--noinput")
+    server.manage("seed_demo")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    server.url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:  # pragma: no cover - a server that never starts is the failure to see
+        proc.kill()
+        raise RuntimeError("the live server did not start: " + (proc.stderr.read().decode() if proc.stderr else ""))
+    yield server
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+_E2E_PASSED: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.passed and "tests/e2e/" in report.nodeid:
+        _E2E_PASSED.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Leave a count of browser tests that ran and passed, for ``.ci/run`` to check."""
+    marker = ROOT / "artifacts" / "e2e-passed.txt"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text("\n".join(_E2E_PASSED) + ("\n" if _E2E_PASSED else ""))
