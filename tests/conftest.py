@@ -6,6 +6,11 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _fast_bots(settings: pytest.FixtureRequest) -> None:
-    """Bots answer at once in tests; the human-like delay is for children."""
-    settings.BOT_DELAY_RANGE = (0.0, 0.0)  # type: ignore[attr-defined]
+def _fast_bots(request: pytest.FixtureRequest) -> None:
+    """Bots answer at once in tests; the human-like delay is for children.
+
+    Engine tests also run without Django (``-p no:django``), so the settings
+    fixture is only asked for when pytest-django is loaded."""
+    if request.config.pluginmanager.hasplugin("django"):
+        settings = request.getfixturevalue("settings")
+        settings.BOT_DELAY_RANGE = (0.0, 0.0)
