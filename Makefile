@@ -40,6 +40,7 @@ bench: install
 	$(PY) manage.py simulate chasse --games 1000 --players 4 --levels hard,easy,easy,easy --seed 1
 	$(PY) manage.py simulate chasse --games 1000 --players 4 --levels hard,medium,medium,medium --seed 1
 	$(PY) benchmarks/bench_chasse_engine.py
+	$(PY) benchmarks/bench_ws.py --seconds 20
 
 messages: install
 	$(PY) manage.py makemessages -l fr -l de -l en --ignore=.venv --ignore=staticfiles

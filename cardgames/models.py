@@ -84,6 +84,9 @@ class GameState(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    def __str__(self) -> str:
+        return f"{self.table_id} v{self.version}"
+
 
 class GameEvent(models.Model):
     """The append-only log: the game's record and its replay."""
@@ -103,6 +106,9 @@ class GameEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="event_unique_seq"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} #{self.seq} {self.kind}"
 
 
 class Move(models.Model):
@@ -125,3 +131,6 @@ class Move(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "nonce"], name="move_unique_nonce"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} v{self.version} seat {self.seat}"

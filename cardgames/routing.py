@@ -1,5 +1,11 @@
-"""Websocket routes of the game platform (filled in by the live table runtime)."""
+"""Websocket routes of the game platform."""
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.urls import path
+
+from cardgames.consumers import TableConsumer
+
+websocket_urlpatterns: list[Any] = [
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -29,7 +29,9 @@ def new_link_token() -> str:
 
 
 class SchoolClass(models.Model):
-    teacher = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes")
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes"
+    )
     name = models.CharField(_("nom"), max_length=80)
     level = models.CharField(_("niveau"), max_length=3, choices=Level.choices, default=Level.CE1)
     practice_allowed = models.BooleanField(_("entraînement libre autorisé"), default=True)
@@ -58,7 +60,9 @@ class Pupil(models.Model):
     class Meta:
         ordering = ["display_name", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["school_class", "display_name"], name="pupil_unique_name_in_class"),
+            models.UniqueConstraint(
+                fields=["school_class", "display_name"], name="pupil_unique_name_in_class"
+            ),
         ]
         verbose_name = _("élève")
         verbose_name_plural = _("élèves")
@@ -79,7 +83,7 @@ class ClassSession(models.Model):
     game = models.CharField(max_length=32, default="chasse")
     options = models.JSONField(default=dict, blank=True)
     # Six digits, unique among open sessions; cleared when the session ends.
-    join_code = models.CharField(max_length=6, null=True, blank=True)
+    join_code = models.CharField(max_length=6, null=True, blank=True)  # noqa: DJ001 - NULL frees the code
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     practice = models.BooleanField(default=False)
@@ -88,7 +92,9 @@ class ClassSession(models.Model):
         ordering = ["-started_at", "-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["join_code"], condition=Q(ended_at__isnull=True), name="session_unique_open_code"
+                fields=["join_code"],
+                condition=Q(ended_at__isnull=True),
+                name="session_unique_open_code",
             ),
         ]
         indexes = [models.Index(fields=["school_class", "started_at"])]
@@ -119,3 +125,58 @@ class TabletLogin(models.Model):
 
     class Meta:
         ordering = ["-logged_in_at"]
+
+    def __str__(self) -> str:
+        return f"{self.pupil} · {self.logged_in_at:%H:%M}"
+
+
+class Attendance(models.Model):
+    """A pupil who joined a class session (the projector's list), and the group
+    the teacher put them in. One row per pupil and session, however many
+    tablets they used."""
+
+    class_session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="attendances"
+    )
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="attendances")
+    group = models.ForeignKey(
+        "SessionGroup", on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["class_session", "pupil"], name="attendance_unique_pupil"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.class_session} · {self.pupil}"
+
+
+class SessionGroup(models.Model):
+    """A table being prepared: the pupils grouped by the teacher, the bots that
+    fill the empty seats and the per-table option overrides. Once started it
+    points at the ``cardgames`` table that holds the game."""
+
+    class_session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="groups")
+    number = models.PositiveSmallIntegerField()
+    # Seats wanted at this table: pupils first, then bots when ``bot_level`` is set.
+    size = models.PositiveSmallIntegerField(default=4)
+    bot_level = models.CharField(max_length=8, blank=True, default="")
+    # Only the keys that differ from the session's options.
+    options_override = models.JSONField(default=dict, blank=True)
+    table = models.OneToOneField(
+        "cardgames.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["class_session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["class_session", "number"], name="group_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.class_session} · {self.number}"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -23,11 +24,11 @@ TESTING = env.bool("TESTING", default=False)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
 # A development key is fine off production; production refuses to start without one.
-SECRET_KEY = (
-    env.str("DJANGO_SECRET_KEY")
-    if PRODUCTION
-    else env.str("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me-for-production-00000000")
+SECRET_KEY = env.str(
+    "DJANGO_SECRET_KEY", default="" if PRODUCTION else "dev-only-insecure-key-change-me-00000000000000000"
 )
+if PRODUCTION and len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set to a random string of 50+ characters.")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -186,6 +187,8 @@ BOT_DELAY_RANGE = (
 )
 # Largest websocket message a table accepts; anything bigger is refused politely.
 WS_MAX_MESSAGE_BYTES = 16 * 1024
+# Who sits where at a table: cardgames asks this function (see cardgames/access.py).
+CARDGAMES_TABLE_ACCESS = env.str("CARDGAMES_TABLE_ACCESS", default="classroom.access.table_access")
 
 # --------------------------------------------------------------------- security
 if PRODUCTION:

@@ -327,15 +327,16 @@ def play_bots(
     while not engine.is_over(state):
         if actions >= max_actions:
             return PlayedGame(state, actions, True)
+        # Each seat's legal actions are computed once per step and handed to its bot.
         if engine.simultaneous:
-            candidates = [s for s in range(players) if engine.legal_actions(state, s)]
+            candidates = [(s, engine.legal_actions(state, s)) for s in range(players)]
+            candidates = [pair for pair in candidates if pair[1]]
             order_rng.shuffle(candidates)
         else:
             current = engine.view(state, None)["current_seat"]
-            candidates = [] if current is None else [current]
+            candidates = [] if current is None else [(current, engine.legal_actions(state, current))]
         chosen: tuple[int, Action] | None = None
-        for seat in candidates:
-            legal = engine.legal_actions(state, seat)
+        for seat, legal in candidates:
             if not legal:
                 continue
             action = bots[seat](engine.view(state, seat), legal, rngs[seat], histories[seat])

@@ -1,0 +1,108 @@
+"""One small adapter per game: how the page's form strings become an engine
+action, how events read in French, and which templates draw the table.
+
+A game adapter is the module ``cardgames/ui/<game>.py``. Everything it does not
+define falls back to :mod:`cardgames.ui.generic`, so a brand-new engine is
+playable (if plainly drawn) before anyone writes its adapter.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Protocol
+
+from cardgames.ui import generic
+
+Action = dict[str, Any]
+
+
+class FormToAction(Protocol):
+    def __call__(self, data: Mapping[str, Any]) -> Action: ...
+
+
+class DescribeEvent(Protocol):
+    def __call__(self, event: Mapping[str, Any], seat_names: Sequence[str]) -> str: ...
+
+
+class SeatContext(Protocol):
+    def __call__(
+        self,
+        *,
+        view: Mapping[str, Any],
+        legal: list[Action],
+        choice: Mapping[str, Any] | None,
+        seed: int,
+        version: int,
+    ) -> dict[str, Any]: ...
+
+
+class PublicSummary(Protocol):
+    def __call__(
+        self, view: Mapping[str, Any], seat_names: Sequence[str]
+    ) -> list[tuple[str, str]]: ...
+
+
+@dataclass(frozen=True)
+class GameUI:
+    """The adapter protocol every game's UI module satisfies (with fallbacks).
+
+    - ``form_to_action(data)``: the ws form's string values → an engine action;
+      raises ``IllegalAction`` (``malformed``, ``announce_invalid``…) when the
+      strings make no sense. The seat never comes from here.
+    - ``two_step``: a card is chosen first, then the move is submitted (the
+      server times both steps).
+    - ``seat_context(...)``: extra template context for a seat's view.
+    - ``describe_event(event, seat_names)``: one French sentence (gettext).
+    - ``public_summary(view, seat_names)``: (label, value) pairs for the monitor.
+    - ``seat_template`` / ``public_template``: the table drawn for a seat / for
+      the projector and the replay.
+    """
+
+    name: str
+    form_to_action: FormToAction
+    two_step: bool
+    seat_context: SeatContext
+    describe_event: DescribeEvent
+    public_summary: PublicSummary
+    seat_template: str
+    public_template: str
+
+
+_CACHE: dict[str, GameUI] = {}
+
+
+def _module(game: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"cardgames.ui.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"cardgames.ui.{game}":
+            raise
+        return None
+
+
+def get(game: str) -> GameUI:
+    """The adapter for ``game``, generic where the game's module says nothing."""
+    cached = _CACHE.get(game)
+    if cached is not None:
+        return cached
+    module = _module(game)
+
+    def pick(attr: str) -> Any:
+        value = getattr(module, attr, None) if module is not None else None
+        return value if value is not None else getattr(generic, attr)
+
+    adapter = GameUI(
+        name=game,
+        form_to_action=pick("form_to_action"),
+        two_step=bool(pick("TWO_STEP")),
+        seat_context=pick("seat_context"),
+        describe_event=pick("describe_event"),
+        public_summary=pick("public_summary"),
+        seat_template=pick("SEAT_TEMPLATE"),
+        public_template=pick("PUBLIC_TEMPLATE"),
+    )
+    _CACHE[game] = adapter
+    return adapter

@@ -1,0 +1,366 @@
+"""Websocket latency of the live table runtime, against a bare echo floor.
+
+40 simultaneous websocket clients on the embedded default (SQLite in WAL mode,
+in-memory channel layer, one uvicorn process): 10 Chasse tables, each with 3
+pupils and a bot; the 4th socket of every table is a projector (public view).
+We time a pupil's action until *every* socket of that table has received its
+re-rendered view. The floor is the same fan-out with no game at all: a message
+sent to an echo consumer that broadcasts it to the 4 sockets of its group.
+
+    .venv/bin/python benchmarks/bench_ws.py [--seconds 20] [--tables 10]
+
+The run is bounded (``--seconds`` per phase) and stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+VERSION = re.compile(r'id="table-main"[^>]*data-version="(\d+)"[^>]*data-current-seat="(\d*)"')
+OVER = re.compile(r'id="table-main"[^>]*data-over="1"')
+LEGAL = re.compile(r'data-card="(\d+)" data-legal="1"')
+DISCARD = re.compile(r'class="cg-hand" data-discard="1"')
+
+
+# --------------------------------------------------------------------------- server side
+def make_application() -> Any:
+    """The project's websocket stack plus a bare echo route (uvicorn --factory)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.asgi import get_asgi_application
+
+    http = get_asgi_application()
+    from channels.auth import AuthMiddlewareStack
+    from channels.generic.websocket import AsyncWebsocketConsumer
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from channels.security.websocket import AllowedHostsOriginValidator
+    from django.urls import path
+
+    from config.routing import websocket_urlpatterns
+
+    class EchoConsumer(AsyncWebsocketConsumer):
+        """The floor: no database, no template, just the channel-layer fan-out."""
+
+        async def connect(self) -> None:
+            self.group = f"echo-{self.scope['url_route']['kwargs']['group']}"
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.accept()
+
+        async def receive(
+            self, text_data: str | None = None, bytes_data: bytes | None = None
+        ) -> None:
+            await self.channel_layer.group_send(self.group, {"type": "echo.msg", "text": text_data})
+
+        async def echo_msg(self, event: dict[str, Any]) -> None:
+            await self.send(text_data=event["text"])
+
+    routes = [path("ws/bench/echo/<int:group>/", EchoConsumer.as_asgi()), *websocket_urlpatterns]
+    return ProtocolTypeRouter(
+        {
+            "http": http,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes))),
+        }
+    )
+
+
+def setup_data(tables: int) -> list[dict[str, Any]]:
+    """Tables, seats and browser sessions, written straight to the scratch DB."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import Client
+
+    from cardgames import runtime, services
+
+    runtime.schedule = lambda table_id, at: None  # the server schedules bots, not us
+    staff = get_user_model().objects.create(username="bench-prof", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    projector_cookie = client.cookies["sessionid"].value
+    out = []
+    for number in range(tables):
+        pupils = [
+            services.SeatSpec(
+                player_key=f"pupil:{number * 10 + i}", display_name=f"Élève {number}-{i}"
+            )
+            for i in range(3)
+        ]
+        table = services.table_create(
+            game="chasse",
+            seats=[*pupils, services.bot_seat(level="medium", number=1)],
+            options={"announce": "shown", "tokens": 5, "target": 200},
+            seed=number + 1,
+            group_key="bench",
+            number=number + 1,
+        )
+        services.table_start(table=table)
+        cookies = []
+        for spec in pupils:
+            store = SessionStore()
+            store["player_key"] = spec.player_key
+            store.save()
+            cookies.append(store.session_key)
+        out.append({"id": table.pk, "pupils": cookies, "projector": projector_cookie})
+    return out
+
+
+# --------------------------------------------------------------------------- clients
+class Socket:
+    def __init__(self, url: str, cookie: str | None) -> None:
+        self.url = url
+        self.cookie = cookie
+        self.arrivals: dict[int, float] = {}
+        self.version = -1
+        self.current: int | None = None
+        self.over = False
+        self.last = ""
+        self.changed = asyncio.Event()
+        self.ws: Any = None
+
+    async def open(self) -> None:
+        import websockets
+
+        headers = {"Origin": "http://127.0.0.1"}
+        if self.cookie:
+            headers["Cookie"] = f"sessionid={self.cookie}"
+        self.ws = await websockets.connect(
+            self.url, additional_headers=headers, max_size=2**22, open_timeout=60
+        )
+
+    async def read_forever(self) -> None:
+        async for message in self.ws:
+            now = time.perf_counter()
+            match = VERSION.search(message)
+            if match:
+                version = int(match.group(1))
+                self.arrivals.setdefault(version, now)
+                if version >= self.version:
+                    self.version = version
+                    self.current = int(match.group(2)) if match.group(2) else None
+                    self.over = bool(OVER.search(message))
+                    self.last = message
+            else:
+                self.arrivals.setdefault(-len(self.arrivals) - 1, now)
+                self.last = message
+            self.changed.set()
+
+
+def percentiles(samples: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(samples)
+    q = statistics.quantiles(ordered, n=100, method="inclusive")
+    return q[49], q[94], q[98]
+
+
+async def play_tables(
+    base: str, tables: list[dict[str, Any]], seconds: float, pace: tuple[float, float]
+) -> list[float]:
+    samples: list[float] = []
+    deadline = time.perf_counter() + seconds
+    sockets: list[list[Socket]] = []
+    for table in tables:
+        url = f"{base}/ws/table/{table['id']}/"
+        group = [Socket(url, cookie) for cookie in table["pupils"]] + [
+            Socket(url, table["projector"])
+        ]
+        sockets.append(group)
+    await asyncio.gather(*(s.open() for group in sockets for s in group))
+    readers = [asyncio.create_task(s.read_forever()) for group in sockets for s in group]
+
+    async def drive(group: list[Socket]) -> None:
+        rng = random.Random(len(samples))
+        while time.perf_counter() < deadline:
+            pupil = next(
+                (s for i, s in enumerate(group[:3]) if s.current == i and s.version >= 0), None
+            )
+            if pupil is None or pupil.over or group[3].over:
+                if group[3].over:
+                    return
+                for s in group:
+                    s.changed.clear()
+                await asyncio.wait(
+                    [asyncio.create_task(s.changed.wait()) for s in group],
+                    timeout=1,
+                    return_when="FIRST_COMPLETED",
+                )
+                continue
+            version = pupil.version
+            cards = LEGAL.findall(pupil.last)
+            if not cards:
+                await asyncio.sleep(0.01)
+                continue
+            await asyncio.sleep(rng.uniform(*pace))  # a child thinking, then tapping
+            move = "discard" if DISCARD.search(pupil.last) else "play"
+            payload = {
+                "kind": "act",
+                "move": move,
+                "card": rng.choice(cards),
+                "version": str(version),
+                "nonce": f"b-{id(pupil)}-{version}",
+            }
+            start = time.perf_counter()
+            await pupil.ws.send(json.dumps(payload))
+            while not all(max(s.arrivals, default=-1) > version for s in group):
+                if time.perf_counter() > deadline + 10:
+                    return
+                for s in group:
+                    s.changed.clear()
+                await asyncio.wait(
+                    [asyncio.create_task(s.changed.wait()) for s in group],
+                    timeout=1,
+                    return_when="FIRST_COMPLETED",
+                )
+            # A socket may skip straight to a later screen: take its first one after.
+            samples.append(
+                max(min(t for v, t in s.arrivals.items() if v > version) for s in group) - start
+            )
+
+    await asyncio.gather(*(drive(group) for group in sockets))
+    for task in readers:
+        task.cancel()
+    for group in sockets:
+        for s in group:
+            await s.ws.close()
+    return samples
+
+
+async def echo_floor(
+    base: str, groups: int, seconds: float, pace: tuple[float, float]
+) -> list[float]:
+    samples: list[float] = []
+    deadline = time.perf_counter() + seconds
+    import websockets
+
+    async def one_group(number: int) -> None:
+        url = f"{base}/ws/bench/echo/{number}/"
+        conns = [
+            await websockets.connect(url, additional_headers={"Origin": "http://127.0.0.1"})
+            for _ in range(4)
+        ]
+        rng = random.Random(number)
+        seq = 0
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(rng.uniform(*pace))
+            seq += 1
+            text = json.dumps({"kind": "echo", "seq": seq, "pad": "x" * 64})
+            start = time.perf_counter()
+            await conns[0].send(text)
+            for conn in conns:
+                while json.loads(await conn.recv())["seq"] != seq:
+                    pass
+            samples.append(time.perf_counter() - start)
+        for conn in conns:
+            await conn.close()
+
+    await asyncio.gather(*(one_group(n) for n in range(groups)))
+    return samples
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument(
+        "--pace",
+        default="0.5,1.5",
+        help="seconds a pupil waits before acting, min,max (a real child takes longer;"
+        " 0.05,0.2 is a stress test)",
+    )
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="bench-ws-"))
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SQLITE_PATH=str(workdir / "bench.sqlite3"),
+        CARDGAMES_TABLE_ACCESS="cardgames.access.default_table_access",
+        BOT_DELAY_MIN="0.3",
+        BOT_DELAY_MAX="0.6",
+        DATABASE_URL="",
+        REDIS_URL="",
+        LOG_LEVEL="ERROR",
+    )
+    os.environ.update(env)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    tables = setup_data(args.tables)
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "benchmarks.bench_ws:make_application",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--ws",
+            "websockets",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        base = f"ws://127.0.0.1:{port}"
+        clients = args.tables * 4
+        pace = tuple(float(x) for x in args.pace.split(","))
+        assert len(pace) == 2, "--pace takes min,max"
+        floor = asyncio.run(echo_floor(base, args.tables, args.seconds, pace))  # type: ignore[arg-type]
+        table = asyncio.run(play_tables(base, tables, args.seconds, pace))  # type: ignore[arg-type]
+    finally:
+        server.terminate()
+        server.wait(10)
+    f50, f95, f99 = (x * 1000 for x in percentiles(floor))
+    t50, t95, t99 = (x * 1000 for x in percentiles(table))
+    print(
+        f"websocket benchmark: {clients} clients ({args.tables} tables of 3 pupils + 1 bot, 1 projector each)"
+    )
+    print(
+        f"  echo floor  n={len(floor):5d}  p50 {f50:7.2f} ms  p95 {f95:7.2f} ms  p99 {f99:7.2f} ms"
+    )
+    print(
+        f"  table move  n={len(table):5d}  p50 {t50:7.2f} ms  p95 {t95:7.2f} ms  p99 {t99:7.2f} ms"
+    )
+    aim = 2 * f99 + 10
+    verdict = "OK" if t99 < aim else "ABOVE AIM"
+    print(f"  aim: table p99 < 2 x floor p99 + 10 ms = {aim:.2f} ms -> {verdict}")
+
+
+if __name__ == "__main__":
+    main()

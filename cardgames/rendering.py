@@ -1,0 +1,152 @@
+"""Draw a table for one seat (or for the public), from the database.
+
+Every live message is built here: a consumer reloads the table and renders
+*its own* seat's view (``engine.view(state, seat)`` plus that seat's
+``history`` tail). No payload shared between seats ever carries a secret.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from cardgames import engines, ui
+from cardgames.models import GameState, Seat, Table
+
+LOG_TAIL = 8
+
+
+@dataclass
+class Snapshot:
+    """One consistent read of a table: row, seats, state and its engine."""
+
+    table: Table
+    seats: list[Seat]
+    version: int
+    engine: Any
+    state: Any | None
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [seat.display_name for seat in self.seats]
+
+
+def snapshot(table_id: int) -> Snapshot | None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    engine = engines.get(table.game)
+    game_state = GameState.objects.filter(table=table).first()
+    state = engine.from_json(game_state.state) if game_state is not None else None
+    return Snapshot(
+        table=table,
+        seats=seats,
+        version=game_state.version if game_state is not None else 0,
+        engine=engine,
+        state=state,
+    )
+
+
+def _at(values: Any, index: int) -> Any:
+    if isinstance(values, list) and 0 <= index < len(values):
+        return values[index]
+    return None
+
+
+def status_message(table: Table, over: bool) -> str:
+    if table.status == Table.Status.PAUSED:
+        return _("⏸ La partie est en pause. Attends le signal de ton enseignant.")
+    if table.status == Table.Status.WAITING:
+        return _("⏳ La partie va bientôt commencer.")
+    if table.status == Table.Status.FINISHED and not over:
+        return _("🏁 Ton enseignant a terminé cette partie.")
+    return ""
+
+
+def seat_context(snap: Snapshot, seat: int | None) -> dict[str, Any]:
+    """Everything the templates need for ``seat`` (``None``: public)."""
+    adapter = ui.get(snap.table.game)
+    names = snap.seat_names
+    context: dict[str, Any] = {
+        "table": snap.table,
+        "seat": seat,
+        "seats": snap.seats,
+        "version": snap.version,
+        "started": snap.state is not None,
+        "game_template": adapter.seat_template if seat is not None else adapter.public_template,
+        "nonce": secrets.token_hex(8),
+        "log": [],
+        "view": {},
+    }
+    if snap.state is None:
+        context["status_message"] = status_message(snap.table, False)
+        return context
+    engine = snap.engine
+    view = engine.view(snap.state, seat)
+    over = bool(view.get("over"))
+    playing = snap.table.status == Table.Status.PLAYING
+    legal = engine.legal_actions(snap.state, seat) if seat is not None and playing else []
+    choice = None
+    if seat is not None and 0 <= seat < len(snap.seats):
+        pending = snap.seats[seat].pending_choice
+        if isinstance(pending, dict) and pending.get("version") == snap.version:
+            choice = pending
+    history = engine.history(snap.state, seat)
+    context.update(
+        view=view,
+        legal=legal,
+        my_turn=bool(legal),
+        over=over,
+        playing=playing,
+        status_message=status_message(snap.table, over),
+        log=[adapter.describe_event(event, names) for event in reversed(history[-LOG_TAIL:])],
+        current_name=(
+            names[view["current_seat"]]
+            if isinstance(view.get("current_seat"), int) and 0 <= view["current_seat"] < len(names)
+            else ""
+        ),
+        winners=[names[s] for s in view.get("winners") or [] if 0 <= s < len(names)],
+        players=[
+            {
+                "index": s.index,
+                "name": s.display_name,
+                "avatar": s.avatar,
+                "is_bot": s.is_bot,
+                "is_me": s.index == seat,
+                "is_current": s.index == view.get("current_seat"),
+                "tokens": _at(view.get("tokens"), s.index),
+                "token_range": range(int(_at(view.get("tokens"), s.index) or 0)),
+                "hand_count": _at(view.get("hand_counts"), s.index),
+            }
+            for s in snap.seats
+        ],
+    )
+    context.update(
+        adapter.seat_context(
+            view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
+        )
+    )
+    return context
+
+
+def render_fragments(
+    snap: Snapshot, seat: int | None, *, notice: str = "", oob: bool = True
+) -> str:
+    """The seat's whole live area as out-of-band fragments (main, log, notice)."""
+    context = seat_context(snap, seat)
+    context.update(notice=notice, oob=oob)
+    return render_to_string("cardgames/_fragments.html", context)
+
+
+def render_notice(message: str) -> str:
+    """Only the notice line: a refusal changes nothing else on the page."""
+    return render_to_string("cardgames/_notice.html", {"notice": message, "oob": True})
+
+
+def render_closed(message: str) -> str:
+    return render_to_string("cardgames/_closed.html", {"message": message})

@@ -1,0 +1,27 @@
+"""What ``cardgames`` tells the rest of the project.
+
+``actions_applied`` is sent after the transaction that applied a move has
+committed (never for a move that was rolled back), so a receiver such as
+``classroom.learning`` never records a play that did not happen.
+
+Keyword arguments sent with it:
+
+- ``table``: the :class:`~cardgames.models.Table`;
+- ``seat``: the seat index that acted;
+- ``player_key``: who sat there at that moment (``"pupil:42"``, ``"bot:hard"``);
+- ``action``: the engine action applied;
+- ``events``: the events it produced, in order;
+- ``version``: the state version after the move;
+- ``view_before``: that seat's own view just before the move (Chasse needs the
+  hand before the play to tell whether a penalty was avoidable);
+- ``timings``: ``{"think_ms": int | None, "compute_ms": int | None}``, measured
+  by the server;
+- ``timed_out`` and ``by_bot``: a bot played for the seat because its turn ran
+  out, or because the seat is a bot.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+actions_applied = Signal()

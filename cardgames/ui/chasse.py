@@ -1,0 +1,303 @@
+"""Chasse aux Souris: the UI adapter (labels, and later form → action).
+
+# ---------------------------------------------------------------- OPTION_LABELS
+# Owned by the classroom engineer: the teacher's words for every table option.
+# The engine knows only keys, types and bounds; these labels and help texts are
+# what the options form shows, translated through gettext.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+OPTION_LABELS: dict[str, dict[str, Promise]] = {
+    "target": {
+        "label": _("Total à ne pas atteindre"),
+        "help": _("Une dizaine entre 20 et 200. 50 convient bien aux plus jeunes."),
+    },
+    "tokens": {
+        "label": _("Cartes blanches par joueur"),
+        "help": _("La partie s'arrête quand quelqu'un n'en a plus (1 à 5)."),
+    },
+    "hand_size": {
+        "label": _("Cartes en main"),
+        "help": _("Nombre de cartes distribuées à chacun (3 à 8)."),
+    },
+    "tables": {
+        "label": _("Tables d'addition travaillées"),
+        "help": _("Garde seulement les cartes « a + b » où a ou b fait partie des nombres cochés."),
+    },
+    "somme_cards": {
+        "label": _("Cartes somme (soustractions)"),
+        "help": _("Les cartes vertes qui font baisser le total."),
+    },
+    "special_cards": {
+        "label": _("Cartes spéciales"),
+        "help": _("Chat qui dort, Demi-tour, Saut et Rejoue."),
+    },
+    "announce": {
+        "label": _("Annonce du total"),
+        "help": _("Comment l'élève donne le nouveau total après avoir posé sa carte."),
+    },
+    "wrong_announcement": {
+        "label": _("Erreur d'annonce"),
+        "help": _("Ce que coûte un total annoncé faux. Le vrai total est toujours affiché."),
+    },
+    "turn_seconds": {
+        "label": _("Temps par tour (secondes)"),
+        "help": _("Vide : pas de limite. Sinon 10 à 120 s ; un robot joue à la place de l'élève."),
+    },
+}
+
+CHOICE_LABELS: dict[str, dict[str, Promise]] = {
+    "announce": {
+        "typed": _("L'élève tape le total sur un clavier"),
+        "choice": _("L'élève choisit parmi 3 totaux (débutants)"),
+        "shown": _("Rien à annoncer (démonstration)"),
+    },
+    "wrong_announcement": {
+        "coach": _("Coach : aucune pénalité"),
+        "strict": _("Strict : une carte blanche en moins"),
+    },
+}
+
+# ------------------------------------------------------------ end OPTION_LABELS
+
+# =========================================================================== #
+# Runtime part (live table engineer): form → action, events in French, and the
+# context the Chasse table template draws from. Below OPTION_LABELS on purpose.
+# =========================================================================== #
+
+# ruff: noqa: E402
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext, ngettext
+
+from cardgames.engines.base import IllegalAction
+from cardgames.engines.chasse import announce_choices
+
+TWO_STEP = True
+SEAT_TEMPLATE = "cardgames/chasse/seat.html"
+PUBLIC_TEMPLATE = "cardgames/chasse/public.html"
+
+EFFECT_LABELS: dict[str, Promise] = {
+    "sleep": _("Chat qui dort"),
+    "reverse": _("Demi-tour"),
+    "skip": _("Saut"),
+    "again": _("Rejoue"),
+}
+EFFECT_ICONS = {"sleep": "💤", "reverse": "🔄", "skip": "⏭", "again": "🔁"}
+MAX_ANNOUNCE_DIGITS = 4
+
+
+def _int_field(data: Mapping[str, Any], key: str) -> int:
+    raw = data.get(key)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if not isinstance(raw, str) or not raw.strip().isdigit() or len(raw.strip()) > 9:
+        raise IllegalAction("malformed", f"Bad {key}.")
+    return int(raw.strip())
+
+
+def form_to_action(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The strings of the announce form → ``{"type": "play", "card", "announce"}``
+    or ``{"type": "discard", "card"}``. An empty announcement is ``None`` (the
+    engine then says whether one was needed); letters are ``announce_invalid``."""
+    move = data.get("move", "play")
+    if move not in ("play", "discard"):
+        raise IllegalAction("malformed", "Unknown move.")
+    card = _int_field(data, "card")
+    if move == "discard":
+        return {"type": "discard", "card": card}
+    raw = data.get("announce")
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return {"type": "play", "card": card, "announce": None}
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return {"type": "play", "card": card, "announce": raw}
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not text.isdigit() or len(text) > MAX_ANNOUNCE_DIGITS:
+        raise IllegalAction("announce_invalid", "Digits only.")
+    return {"type": "play", "card": card, "announce": int(text)}
+
+
+def card_label(card: Mapping[str, Any] | None) -> str:
+    if not card:
+        return ""
+    kind = card.get("kind")
+    if kind == "add":
+        return f"{card.get('a')} + {card.get('b')}"
+    if kind == "sub":
+        return f"\u2212 {card.get('value')}"
+    return str(EFFECT_LABELS.get(str(card.get("effect")), _("Carte spéciale")))
+
+
+def decorate(card: Mapping[str, Any]) -> dict[str, Any]:
+    """A card dict plus what the template needs to draw it (text, icon, aria)."""
+    out = dict(card)
+    out["label"] = card_label(card)
+    out["icon"] = EFFECT_ICONS.get(str(card.get("effect")), "")
+    kind = card.get("kind")
+    if kind == "add":
+        out["aria"] = gettext("Carte addition %(a)s plus %(b)s") % {
+            "a": card.get("a"),
+            "b": card.get("b"),
+        }
+    elif kind == "sub":
+        out["aria"] = gettext("Carte somme moins %(v)s") % {"v": card.get("value")}
+    else:
+        out["aria"] = gettext("Carte spéciale : %(name)s") % {"name": out["label"]}
+    return out
+
+
+def _choice_seed(seed: int, version: int, card: int) -> int:
+    # Same screen, same three totals: a re-render must not reshuffle them.
+    return zlib.crc32(f"{seed}:{version}:{card}".encode())
+
+
+def seat_context(
+    *,
+    view: Mapping[str, Any],
+    legal: list[dict[str, Any]],
+    choice: Mapping[str, Any] | None,
+    seed: int,
+    version: int,
+) -> dict[str, Any]:
+    """Which cards can be tapped, and the announce panel for the chosen one."""
+    hand = [decorate(card) for card in view.get("hand") or []]
+    discard_only = bool(legal) and all(action.get("type") == "discard" for action in legal)
+    legal_ids = {action.get("card") for action in legal}
+    legal_effects = {
+        card.get("effect")
+        for card in hand
+        if card.get("kind") == "special" and card.get("id") in legal_ids
+    }
+    for card in hand:
+        card["legal"] = card.get("id") in legal_ids or (
+            card.get("kind") == "special" and card.get("effect") in legal_effects
+        )
+    chosen = None
+    if choice is not None:
+        chosen = next(
+            (card for card in hand if card.get("id") == choice.get("card") and card["legal"]), None
+        )
+    for card in hand:
+        card["chosen"] = chosen is not None and card.get("id") == chosen.get("id")
+    options = view.get("options") or {}
+    mode = options.get("announce", "typed")
+    panel: dict[str, Any] | None = None
+    if chosen is not None:
+        needs_number = not discard_only and chosen.get("kind") != "special" and mode != "shown"
+        panel = {
+            "card": chosen,
+            "move": "discard" if discard_only else "play",
+            "mode": mode if needs_number else "none",
+            "choices": (
+                announce_choices(
+                    int(view.get("total", 0)),
+                    chosen,
+                    _choice_seed(seed, version, int(chosen["id"])),
+                )
+                if needs_number and mode == "choice"
+                else []
+            ),
+            "before": view.get("total"),
+        }
+    last = view.get("last_card")
+    return {
+        "hand": hand,
+        "discard_only": discard_only,
+        "panel": panel,
+        "last_card": decorate(last) if last else None,
+        "keypad": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+    }
+
+
+def _name(seat_names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(seat_names):
+        return seat_names[seat]
+    return gettext("Quelqu'un")
+
+
+TOKEN_REASONS: dict[str, Promise] = {
+    "multiple_of_ten": _("le total tombe sur une dizaine"),
+    "reached_target": _("le total atteint la cible"),
+    "wrong_announcement": _("l'annonce était fausse"),
+}
+
+
+def describe_event(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
+    """One short French sentence per event, for the table's log and the monitor."""
+    kind = event.get("type")
+    who = _name(seat_names, event.get("seat"))
+    if kind == "round_started":
+        return gettext("Manche %(round)s : %(name)s commence.") % {
+            "round": event.get("round"),
+            "name": _name(seat_names, event.get("first_seat")),
+        }
+    if kind == "card_played":
+        card = event.get("card") or {}
+        text = gettext("%(name)s joue %(card)s : %(before)s → %(after)s.") % {
+            "name": who,
+            "card": card_label(card),
+            "before": event.get("before"),
+            "after": event.get("after"),
+        }
+        if event.get("announced") is not None:
+            if event.get("correct"):
+                text += " " + gettext("Annonce juste ✓")
+            else:
+                text += " " + gettext("Annonce %(n)s ✗") % {"n": event.get("announced")}
+        return text
+    if kind == "card_discarded":
+        return gettext("%(name)s défausse %(card)s.") % {
+            "name": who,
+            "card": card_label(event.get("card")),
+        }
+    if kind == "token_lost":
+        left = int(event.get("tokens_left") or 0)
+        return (
+            gettext("%(name)s perd une carte blanche : %(reason)s.")
+            % {
+                "name": who,
+                "reason": TOKEN_REASONS.get(str(event.get("reason")), _("pénalité")),
+            }
+            + " "
+            + ngettext("Il en reste %(n)s.", "Il en reste %(n)s.", left) % {"n": left}
+        )
+    if kind == "direction_changed":
+        return gettext("Demi-tour : le sens du jeu change.")
+    if kind == "turn_skipped":
+        return gettext("%(name)s passe son tour.") % {"name": who}
+    if kind == "round_over":
+        return gettext("Fin de la manche %(round)s : %(name)s perd, total %(total)s.") % {
+            "round": event.get("round"),
+            "name": _name(seat_names, event.get("loser")),
+            "total": event.get("total"),
+        }
+    if kind == "game_over":
+        winners = ", ".join(_name(seat_names, seat) for seat in event.get("winners") or [])
+        return gettext("Partie terminée ! Bravo %(names)s !") % {"names": winners}
+    return gettext("Un coup a été joué.")
+
+
+def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[tuple[str, str]]:
+    """The monitor's line for a table: total, whose turn, tokens."""
+    tokens = view.get("tokens") or []
+    current = view.get("current_seat")
+    rows = [
+        (gettext("Total"), f"{view.get('total')} / {view.get('target')}"),
+        (
+            gettext("Au tour de"),
+            _name(seat_names, current)
+            if current is not None
+            else gettext("personne (partie finie)"),
+        ),
+        (
+            gettext("Cartes blanches"),
+            " · ".join(f"{_name(seat_names, seat)} {count}" for seat, count in enumerate(tokens)),
+        ),
+    ]
+    return rows

@@ -1,0 +1,71 @@
+"""The fallback adapter: any engine, drawn plainly.
+
+The seat sees its view as a list of facts and one button per legal action; the
+button carries the action as JSON, which the engine then judges like any other
+input (a forged action is just refused).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from cardgames.engines.base import IllegalAction
+
+TWO_STEP = False
+SEAT_TEMPLATE = "cardgames/generic/seat.html"
+PUBLIC_TEMPLATE = "cardgames/generic/public.html"
+
+
+def form_to_action(data: Mapping[str, Any]) -> dict[str, Any]:
+    raw = data.get("action")
+    if not isinstance(raw, str) or len(raw) > 2000:
+        raise IllegalAction("malformed", "No action.")
+    try:
+        action = json.loads(raw)
+    except ValueError as exc:
+        raise IllegalAction("malformed", "Bad JSON.") from exc
+    if not isinstance(action, dict):
+        raise IllegalAction("malformed", "An action is an object.")
+    return action
+
+
+def _label(action: Mapping[str, Any]) -> str:
+    parts = [str(action.get("type", "?"))]
+    parts += [f"{key} {value}" for key, value in action.items() if key != "type"]
+    return " · ".join(parts)
+
+
+def seat_context(
+    *,
+    view: Mapping[str, Any],
+    legal: list[dict[str, Any]],
+    choice: Mapping[str, Any] | None,
+    seed: int,
+    version: int,
+) -> dict[str, Any]:
+    return {
+        "facts": [(key, json.dumps(value, ensure_ascii=False)) for key, value in view.items()],
+        "actions": [{"json": json.dumps(action), "label": _label(action)} for action in legal],
+    }
+
+
+def describe_event(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
+    seat = event.get("seat")
+    who = seat_names[seat] if isinstance(seat, int) and 0 <= seat < len(seat_names) else ""
+    details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "seat", "to"))
+    kind = str(event.get("type", "?"))
+    return f"{who} · {kind} ({details})" if who else f"{kind} ({details})"
+
+
+def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[tuple[str, str]]:
+    current = view.get("current_seat")
+    out: list[tuple[str, str]] = []
+    if isinstance(current, int) and 0 <= current < len(seat_names):
+        out.append((_("Au tour de"), seat_names[current]))
+    if view.get("over"):
+        out.append((_("État"), _("Partie terminée")))
+    return out

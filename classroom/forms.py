@@ -1,0 +1,214 @@
+"""Forms of the classroom. Every label and message goes through gettext."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
+
+from cardgames import engines
+from cardgames.engines.base import BOT_LEVELS
+from classroom.models import Level, SchoolClass
+from classroom.pictures import AVATARS
+
+
+class SignupForm(forms.Form):
+    email = forms.EmailField(
+        label=_("Adresse e-mail"), widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    first_name = forms.CharField(
+        label=_("Prénom (affiché aux élèves)"), max_length=60, required=False
+    )
+    password1 = forms.CharField(
+        label=_("Mot de passe"), widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+    password2 = forms.CharField(
+        label=_("Le même mot de passe, encore une fois"),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"].strip().lower()
+        if get_user_model().objects.filter(username__iexact=email).exists():
+            raise forms.ValidationError(_("Un compte existe déjà avec cette adresse."))
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        p1, p2 = data.get("password1"), data.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error("password2", _("Les deux mots de passe ne sont pas identiques."))
+        elif p1:
+            user = get_user_model()(username=data.get("email", ""), email=data.get("email", ""))
+            try:
+                password_validation.validate_password(p1, user)
+            except forms.ValidationError as exc:
+                self.add_error("password1", exc)
+        return data
+
+
+class EmailAuthenticationForm(AuthenticationForm):
+    """Teachers log in with their e-mail address (stored as the username)."""
+
+    username = forms.CharField(
+        label=_("Adresse e-mail"),
+        widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"}),
+    )
+
+    def clean_username(self) -> str:
+        return str(self.cleaned_data["username"]).strip().lower()
+
+
+class ClassForm(forms.ModelForm):
+    class Meta:
+        model = SchoolClass
+        fields = ["name", "level"]
+        labels = {"name": _("Nom de la classe"), "level": _("Niveau")}
+        widgets = {"level": forms.RadioSelect}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["level"].choices = Level.choices
+
+
+class PupilsPasteForm(forms.Form):
+    names = forms.CharField(
+        label=_("Prénoms, un par ligne"),
+        help_text=_("Un prénom ou un pseudonyme par ligne ; jamais de nom de famille."),
+        widget=forms.Textarea(attrs={"rows": 8, "placeholder": "Léo\nInès\nMaël"}),
+        max_length=5000,
+    )
+
+
+class PupilEditForm(forms.Form):
+    display_name = forms.CharField(label=_("Prénom ou pseudonyme"), max_length=40)
+    avatar = forms.ChoiceField(label=_("Animal"), choices=[(k, v) for k, v in AVATARS.items()])
+
+
+class SessionStartForm(forms.Form):
+    game = forms.ChoiceField(label=_("Jeu"), widget=forms.RadioSelect)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [
+            (name, GAME_LABELS.get(name, name)) for name in offered_games()
+        ]
+        self.fields["game"].initial = "chasse"
+
+
+GAME_LABELS = {"chasse": _("La Chasse aux Souris")}
+
+
+def offered_games() -> list[str]:
+    """Games a teacher may start. For now only the central game is offered."""
+    return [name for name in engines.names() if name in GAME_LABELS]
+
+
+def option_labels(game: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The game's UI labels (``cardgames/ui/<game>.py``), or none."""
+    try:
+        from importlib import import_module
+
+        module = import_module(f"cardgames.ui.{game}")
+    except ImportError:
+        return {}, {}
+    return getattr(module, "OPTION_LABELS", {}), getattr(module, "CHOICE_LABELS", {})
+
+
+class OptionsForm(forms.Form):
+    """Built from ``engine.option_schema()``; ``clean`` asks the engine's
+    ``validate_options`` so its rules (a deck too small…) show as a message."""
+
+    def __init__(
+        self, *args: Any, game: str, initial_options: dict[str, Any] | None = None, **kwargs: Any
+    ):
+        super().__init__(*args, **kwargs)
+        self.engine = engines.get(game)
+        labels, choice_labels = option_labels(game)
+        values = {**self.engine.default_options(), **(initial_options or {})}
+        for spec in self.engine.option_schema():
+            key = spec["key"]
+            text = labels.get(key, {})
+            common = {"label": text.get("label", key), "help_text": text.get("help", "")}
+            kind = spec["type"]
+            field: forms.Field
+            if kind == "bool":
+                field = forms.BooleanField(required=False, **common)
+            elif kind == "int":
+                attrs = {"inputmode": "numeric"}
+                if spec.get("step"):
+                    attrs["step"] = str(spec["step"])
+                field = forms.IntegerField(
+                    required=not spec.get("nullable"),
+                    min_value=spec.get("min"),
+                    max_value=spec.get("max"),
+                    widget=forms.NumberInput(attrs=attrs),
+                    **common,
+                )
+            elif kind == "choice":
+                names = choice_labels.get(key, {})
+                field = forms.ChoiceField(
+                    choices=[(c, names.get(c, c)) for c in spec["choices"]],
+                    widget=forms.RadioSelect,
+                    **common,
+                )
+            elif kind == "int_set":
+                field = forms.TypedMultipleChoiceField(
+                    coerce=int,
+                    choices=[(i, str(i)) for i in range(spec["min"], spec["max"] + 1)],
+                    widget=forms.CheckboxSelectMultiple(attrs={"class": "chips"}),
+                    **common,
+                )
+            else:  # pragma: no cover - an engine with a new option type
+                continue
+            field.initial = values.get(key)
+            self.fields[key] = field
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            self.options = self.engine.validate_options({k: data.get(k) for k in self.fields})
+        except ValueError as exc:
+            raise forms.ValidationError(
+                _("Ces réglages ne conviennent pas : %(reason)s"), params={"reason": str(exc)}
+            ) from exc
+        return data
+
+
+class JoinCodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Code de la séance"),
+        min_length=6,
+        max_length=12,
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9 ]*"}
+        ),
+    )
+
+    def clean_code(self) -> str:
+        code = "".join(ch for ch in self.cleaned_data["code"] if ch.isdigit())
+        if len(code) != 6:
+            raise forms.ValidationError(_("Le code a 6 chiffres."))
+        return code
+
+
+class GroupSizeForm(forms.Form):
+    size = forms.IntegerField(min_value=1, max_value=10)
+
+
+BOT_LEVEL_LABELS = {"easy": _("facile"), "medium": _("moyen"), "hard": _("fort")}
+
+
+class BotsForm(forms.Form):
+    level = forms.ChoiceField(
+        label=_("Robots"),
+        required=False,
+        choices=[("", _("Pas de robot"))]
+        + [(lvl, BOT_LEVEL_LABELS.get(lvl, lvl)) for lvl in BOT_LEVELS],
+    )
+    size = forms.IntegerField(label=_("Places"), min_value=1, max_value=10)

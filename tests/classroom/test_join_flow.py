@@ -1,0 +1,207 @@
+"""A pupil's way in, end to end through Django's test client."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from classroom import ratelimit, services
+from classroom.models import Attendance, Pupil, TabletLogin
+from tests.factories import ClassSessionFactory, PupilFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _wrong(code: list[int]) -> list[int]:
+    return (
+        [(code[0] + 1) % 9, (code[0] + 2) % 9]
+        if [(code[0] + 1) % 9, (code[0] + 2) % 9] != code
+        else [0, 1]
+    )
+
+
+def _type_code(client: Client, code: str, *, ip: str = "10.0.0.1") -> object:
+    return client.post("/join", {"code": code}, REMOTE_ADDR=ip)
+
+
+def _pictures(client: Client, pupil: Pupil, code: list[int], *, ip: str = "10.0.0.1") -> object:
+    return client.post(f"/join/pupil/{pupil.pk}/", {"pick": [str(i) for i in code]}, REMOTE_ADDR=ip)
+
+
+@pytest.fixture
+def session_and_pupils() -> tuple:
+    class_session = ClassSessionFactory(join_code="482913")
+    pupils = [
+        PupilFactory(
+            school_class=class_session.school_class, display_name=name, picture_code=[i, i + 1]
+        )
+        for i, name in enumerate(["Léo", "Inès", "Maël"])
+    ]
+    return class_session, pupils
+
+
+def test_full_join_flow_reaches_the_lobby_and_cycles_the_session_key(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    class_session, (leo, *_rest) = session_and_pupils
+    keypad = client.get("/join")
+    assert keypad.status_code == 200
+    assert "Tape le code du tableau" in keypad.content.decode()
+
+    # Digits are typed one at a time on the keypad; the 6th checks the code.
+    code = ""
+    response = None
+    for digit in "482913":
+        response = client.post("/join", {"key": digit})
+        code += digit
+    assert response is not None and response.status_code == 302
+    assert response["Location"] == "/join/names/"
+
+    names = client.get("/join/names/").content.decode()
+    for name in ("Léo", "Inès", "Maël"):
+        assert name in names
+    key_before = client.session.session_key
+
+    first = client.post(f"/join/pupil/{leo.pk}/", {"pick": str(leo.picture_code[0])})
+    assert first.status_code == 200  # one picture chosen, waiting for the second
+    done = client.post(f"/join/pupil/{leo.pk}/", {"pick": [str(i) for i in leo.picture_code]})
+    assert done.status_code == 302 and done["Location"] == "/lobby/"
+
+    assert client.session.session_key != key_before
+    assert client.session["player_key"] == f"pupil:{leo.pk}"
+    assert client.session["pupil_id"] == leo.pk
+    assert client.session["class_session_id"] == class_session.pk
+    lobby = client.get("/lobby/").content.decode()
+    assert "Attends ta table" in lobby and "Léo" in lobby
+    assert 'ws-connect="/ws/lobby/"' in lobby
+    assert TabletLogin.objects.filter(pupil=leo, session_key=client.session.session_key).exists()
+    assert Attendance.objects.filter(class_session=class_session, pupil=leo).exists()
+
+    # A reload (or a tablet waking up) on any step returns to the lobby.
+    assert client.get("/join")["Location"] == "/lobby/"
+    assert client.get("/join/names/")["Location"] == "/lobby/"
+
+
+def test_a_wrong_join_code_gets_a_gentle_message_and_the_keypad_again(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    response = _type_code(client, "111111")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Ce code ne marche pas" in html
+    assert client.get("/join/names/")["Location"] == "/join"
+
+
+def test_an_ended_session_code_no_longer_works(client: Client, session_and_pupils: tuple) -> None:
+    class_session, _pupils = session_and_pupils
+    services.session_end(class_session=class_session)
+    assert "Ce code ne marche pas" in _type_code(client, "482913").content.decode()
+
+
+def test_a_wrong_picture_code_gets_a_gentle_message(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    _session, (leo, *_rest) = session_and_pupils
+    _type_code(client, "482913")
+    response = _pictures(client, leo, _wrong(leo.picture_code))
+    assert response.status_code == 200
+    assert "ce ne sont pas tes images" in response.content.decode()
+    assert "player_key" not in client.session
+
+
+def test_five_wrong_picture_codes_lock_the_card_not_the_class(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    class_session, (leo, ines, mael) = session_and_pupils
+    _type_code(client, "482913")
+    for _ in range(5):
+        _pictures(client, leo, _wrong(leo.picture_code))
+    leo.refresh_from_db()
+    assert leo.locked_until is not None and leo.locked_until > timezone.now()
+
+    # Even the right code is refused while the card rests.
+    locked = _pictures(client, leo, leo.picture_code)
+    assert locked.status_code == 200
+    assert "Ta carte se repose" in locked.content.decode()
+    assert "player_key" not in client.session
+
+    # The rest of the class, on other tablets behind the same school IP, logs in.
+    for pupil in (ines, mael):
+        tablet = Client()
+        _type_code(tablet, "482913", ip="10.0.0.1")
+        assert _pictures(tablet, pupil, pupil.picture_code, ip="10.0.0.1")["Location"] == "/lobby/"
+
+    # The teacher sees the lock on the session page and clears it.
+    teacher = Client()
+    teacher.force_login(class_session.school_class.teacher)
+    page = teacher.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
+    assert "Cartes bloquées" in page and "Léo" in page
+    teacher.post(f"/teacher/pupils/{leo.pk}/unlock/")
+    assert _pictures(client, leo, leo.picture_code)["Location"] == "/lobby/"
+
+
+def test_the_lock_expires_after_a_minute(client: Client, session_and_pupils: tuple) -> None:
+    _session, (leo, *_rest) = session_and_pupils
+    _type_code(client, "482913")
+    for _ in range(5):
+        _pictures(client, leo, _wrong(leo.picture_code))
+    Pupil.objects.filter(pk=leo.pk).update(
+        locked_until=timezone.now() - timezone.timedelta(seconds=1)
+    )
+    assert _pictures(client, leo, leo.picture_code)["Location"] == "/lobby/"
+
+
+def test_wrong_join_codes_are_limited_per_tablet_but_not_for_the_school(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    for i in range(ratelimit.DEVICE_LIMIT):
+        assert "Ce code ne marche pas" in _type_code(client, f"{100000 + i}").content.decode()
+    # Now even the right code waits on this tablet…
+    blocked = _type_code(client, "482913").content.decode()
+    assert "Attends un peu" in blocked
+    # …while another tablet of the same school IP still gets in.
+    other = Client()
+    assert _type_code(other, "482913")["Location"] == "/join/names/"
+
+
+def test_a_pupil_of_another_class_cannot_be_picked_with_this_code(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    stranger = PupilFactory()
+    _type_code(client, "482913")
+    assert client.get(f"/join/pupil/{stranger.pk}/").status_code == 404
+
+
+def test_the_class_link_on_the_cards_leads_to_the_open_session(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    class_session, _pupils = session_and_pupils
+    response = client.get(f"/c/{class_session.school_class.link_token}")
+    assert response["Location"] == "/join/names/"
+    assert "Léo" in client.get("/join/names/").content.decode()
+
+
+def test_the_class_link_without_an_open_session_says_so(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    class_session, _pupils = session_and_pupils
+    services.session_end(class_session=class_session)
+    response = client.get(f"/c/{class_session.school_class.link_token}")
+    assert response.status_code == 404
+    assert "Pas de séance en cours" in response.content.decode()
+
+
+def test_the_teacher_signs_a_tablet_out(client: Client, session_and_pupils: tuple) -> None:
+    class_session, (leo, *_rest) = session_and_pupils
+    _type_code(client, "482913")
+    _pictures(client, leo, leo.picture_code)
+    login = TabletLogin.objects.get(pupil=leo)
+    teacher = Client()
+    teacher.force_login(class_session.school_class.teacher)
+    page = teacher.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
+    assert "Déconnecter la tablette de Léo" in page
+    teacher.post(f"/teacher/tablets/{login.pk}/sign-out/")
+    assert not TabletLogin.objects.filter(pk=login.pk).exists()
+    # The tablet is a stranger again: back to the keypad.
+    assert client.get("/lobby/")["Location"] == "/join"
