@@ -12,6 +12,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -180,3 +181,90 @@ class SessionGroup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.class_session} · {self.number}"
+
+
+class LearningRecord(models.Model):
+    """One announcement (or timeout) of a pupil: what the play teaches.
+
+    Written by ``classroom.learning`` from cardgames' ``actions_applied`` signal;
+    bots get none. The fields are those of the rule sheet's "What each play
+    teaches". ``table_id`` is a plain number, not a foreign key, so purging old
+    game tables never rewrites a child's learning history by accident.
+    """
+
+    class CardKind(models.TextChoices):
+        ADD = "add", _("addition")
+        SUB = "sub", _("somme")
+        SPECIAL = "special", _("spéciale")
+
+    class ErrorKind(models.TextChoices):
+        TENS = "tens", _("dizaines")
+        UNITS = "units", _("unités")
+        OTHER = "other", _("autre")
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="records")
+    class_session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="records")
+    table_id = models.BigIntegerField(null=True, blank=True)
+    move_version = models.PositiveIntegerField(default=0)
+    round = models.PositiveSmallIntegerField(default=1)
+    total_before = models.SmallIntegerField()
+    card_kind = models.CharField(max_length=8, choices=CardKind.choices)
+    card_a = models.SmallIntegerField(null=True, blank=True)
+    card_b = models.SmallIntegerField(null=True, blank=True)
+    card_value = models.SmallIntegerField()
+    total_after = models.SmallIntegerField()
+    announced = models.IntegerField(null=True, blank=True)
+    # ``None`` when nothing was asked or the turn timed out (left out of accuracy).
+    correct = models.BooleanField(null=True, blank=True)
+    think_ms = models.PositiveIntegerField(null=True, blank=True)
+    compute_ms = models.PositiveIntegerField(null=True, blank=True)
+    multiple_of_ten = models.BooleanField(default=False)
+    reached_target = models.BooleanField(default=False)
+    avoidable = models.BooleanField(default=False)
+    crossed_ten = models.BooleanField(default=False)
+    # "" when the announcement was right (or nothing was announced).
+    error_kind = models.CharField(max_length=8, choices=ErrorKind.choices, default="", blank=True)
+    timed_out = models.BooleanField(default=False)
+    practice = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            # One record per move: the signal may be delivered twice, the row is not.
+            models.UniqueConstraint(
+                fields=["table_id", "move_version", "pupil"], name="record_unique_move"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["pupil", "created_at"], name="record_pupil_time"),
+            models.Index(fields=["class_session", "pupil"], name="record_session_pupil"),
+            models.Index(fields=["pupil", "card_kind", "card_a", "card_b"], name="record_pupil_fact"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id}: {self.total_before} → {self.total_after} ({self.announced})"
+
+
+def new_parent_token() -> str:
+    """At least 128 bits; only its SHA-256 is stored."""
+    return secrets.token_urlsafe(24)
+
+
+class ParentLink(models.Model):
+    """A parent's private link to one child's progress page.
+
+    The database keeps only a hash of the token: a leaked backup opens no page.
+    Revoked or expired links answer exactly like a wrong one (404)."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="parent_links")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"parent link for {self.pupil_id}"
