@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import URLPattern, URLResolver, path, reverse_lazy
+from django.urls import URLPattern, URLResolver, include, path, reverse_lazy
 
 from classroom import join_views, monitor, views
 from classroom.forms import EmailAuthenticationForm
@@ -102,4 +102,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         monitor.monitor,
         name="monitor",
     ),
+    # Reports, pupil and parent pages (classroom/report_urls.py) and solo
+    # practice (classroom/practice_urls.py) live in their own modules.
+    path("", include("classroom.report_urls")),
+    path("", include("classroom.practice_urls")),
 ]
