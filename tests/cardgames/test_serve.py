@@ -1,0 +1,24 @@
+"""Production workers: several of them only with a shared channel layer."""
+
+from __future__ import annotations
+
+from typing import Any as SettingsWrapper
+
+import pytest
+from django.core.management import CommandError
+
+from cardgames.management.commands.serve import check_workers
+
+
+def test_several_workers_are_refused_on_the_in_memory_layer(settings: SettingsWrapper) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    with pytest.raises(CommandError, match="REDIS_URL"):
+        check_workers(4)
+    check_workers(1)
+
+
+def test_several_workers_are_allowed_with_redis(settings: SettingsWrapper) -> None:
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": ["redis://x"]}}
+    }
+    check_workers(4)
