@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any as SettingsWrapper
+from typing import Any
 
 import pytest
 from django.core.management import CommandError
@@ -10,14 +10,14 @@ from django.core.management import CommandError
 from cardgames.management.commands.serve import check_workers
 
 
-def test_several_workers_are_refused_on_the_in_memory_layer(settings: SettingsWrapper) -> None:
+def test_several_workers_are_refused_on_the_in_memory_layer(settings: Any) -> None:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     with pytest.raises(CommandError, match="REDIS_URL"):
         check_workers(4)
     check_workers(1)
 
 
-def test_several_workers_are_allowed_with_redis(settings: SettingsWrapper) -> None:
+def test_several_workers_are_allowed_with_redis(settings: Any) -> None:
     settings.CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": ["redis://x"]}}
     }
