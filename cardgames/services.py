@@ -259,11 +259,16 @@ def _lock_table(table_id: int) -> Table:
         raise ActionRefused("finished") from exc
 
 
-def _arm_turn(*, table: Table, engine: Any, state: Any, now: datetime) -> datetime | None:
+def _arm_turn(
+    *, table: Table, engine: Any, state: Any, now: datetime, seats: list[Seat] | None = None
+) -> datetime | None:
     """After a change of turn: give the bot to act its think time (kept in the
     database, so a restarted server carries on) and return when the table next
-    needs the scheduler (a bot's move or the turn timer), or ``None``."""
-    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    needs the scheduler (a bot's move or the turn timer), or ``None``.
+
+    ``seats``, when the caller already holds them locked, saves a read."""
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table).order_by("index"))
     if table.status != Table.Status.PLAYING or engine.is_over(state):
         Seat.objects.filter(table=table, next_think_at__isnull=False).update(next_think_at=None)
         return None
@@ -438,7 +443,10 @@ def _action_submit_locked(
     if locked.status == Table.Status.WAITING:
         raise ActionRefused("not_started")
     game_state = GameState.objects.select_for_update().get(table_id=table_id)
-    seat_row = Seat.objects.select_for_update().filter(table_id=table_id, index=seat).first()
+    # All seats in one read: the acting seat is checked here, and the turn is
+    # re-armed from the same rows below (one query instead of several).
+    seats = list(Seat.objects.select_for_update().filter(table_id=table_id).order_by("index"))
+    seat_row = next((row for row in seats if row.index == seat), None)
     if seat_row is None:
         raise ActionRefused("malformed")
     if player_key is not None and seat_row.player_key != player_key:
@@ -507,14 +515,17 @@ def _action_submit_locked(
         think_ms=think_ms,
         compute_ms=compute_ms,
     )
-    Seat.objects.filter(table_id=table_id, pending_choice__isnull=False).update(
-        pending_choice=None, pending_since=None
-    )
+    if any(row.pending_choice is not None for row in seats):
+        Seat.objects.filter(table_id=table_id, pending_choice__isnull=False).update(
+            pending_choice=None, pending_since=None
+        )
+        for row in seats:
+            row.pending_choice = row.pending_since = None
     if over:
         locked.status = Table.Status.FINISHED
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
-    next_due = _arm_turn(table=locked, engine=engine, state=state, now=now)
+    next_due = _arm_turn(table=locked, engine=engine, state=state, now=now, seats=seats)
     result = ActionResult(
         table_id=table_id,
         seat=seat,
