@@ -84,9 +84,13 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSe
     server.manage("migrate", "--noinput")
     server.manage("seed_demo")
     port = _free_port()
+    # The server's log goes to a file: a pipe nobody reads fills up and then
+    # blocks the server in the middle of a test.
+    ARTIFACTS.parent.mkdir(parents=True, exist_ok=True)
+    log = (ARTIFACTS.parent / "e2e-server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     server.url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -98,13 +102,14 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSe
             time.sleep(0.2)
     else:  # pragma: no cover - a server that never starts is the failure to see
         proc.kill()
-        raise RuntimeError("the live server did not start: " + (proc.stderr.read().decode() if proc.stderr else ""))
+        raise RuntimeError("the live server did not start; see artifacts/e2e-server.log")
     yield server
     proc.terminate()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:  # pragma: no cover
         proc.kill()
+    log.close()
 
 
 @pytest.fixture(scope="session")
