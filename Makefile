@@ -39,6 +39,9 @@ pytest: install
 bench: install
 	$(PY) manage.py simulate chasse --games 1000 --players 4 --levels hard,easy,easy,easy --seed 1
 	$(PY) manage.py simulate chasse --games 1000 --players 4 --levels hard,medium,medium,medium --seed 1
+	$(PY) manage.py simulate purrfect --games 1000 --players 4 --levels hard,easy,easy,easy --seed 1 --rotate
+	$(PY) manage.py simulate pinocchio --games 1000 --players 4 --levels hard,easy,easy,easy --seed 1 --rotate
+	$(PY) manage.py simulate picktura --games 1000 --players 4 --levels hard,easy,easy,easy --seed 1 --rotate
 	$(PY) benchmarks/bench_chasse_engine.py
 	$(PY) benchmarks/bench_ws.py --seconds 20
 
