@@ -31,6 +31,9 @@ class TableAccess:
 
     seat: int | None
     is_teacher: bool
+    # May start a new game of the same players here ("Rejouer"): the teacher,
+    # or a pupil at their own solo practice table.
+    steers: bool = False
 
 
 Resolver = Callable[..., TableAccess | None]

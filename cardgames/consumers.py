@@ -115,7 +115,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         snap = rendering.snapshot(self.table_id)
         if snap is None:  # pragma: no cover - deleted between two queries
             return None
-        html = rendering.render_fragments(snap, access.seat)
+        html = rendering.render_fragments(snap, access.seat, steer=self._steers())
         return html, services.table_next_due(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
@@ -215,7 +215,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return rendering.render_notice(services.refusal_message("finished"))
         self.rendered_version = snap.version
         seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat, notice=notice)
+        return rendering.render_fragments(snap, seat, notice=notice, steer=self._steers())
 
     async def _push(self, html: str) -> None:
         """Send unless the tablet has gone meanwhile (it slept mid-render): some
@@ -239,7 +239,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return rendering.render_notice(services.refusal_message("finished"))
         self.rendered_version = snap.version
         seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat)
+        return rendering.render_fragments(snap, seat, steer=self._steers())
+
+    def _steers(self) -> bool:
+        access = self.access
+        return bool(access is not None and (access.is_teacher or access.steers))
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Presence is for the teacher's monitor; a seat's screen ignores it."""
@@ -270,6 +274,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 services.seat_presence(table_id=self.table_id, seat=access.seat, delta=1)
         self.access = access
         return self._render()
+
+    async def table_moved(self, event: dict[str, Any]) -> None:
+        """A new game of the same players started at another table ("Rejouer"):
+        every screen follows. The new table checks access again on connect."""
+        new_id = event.get("new_table_id")
+        if isinstance(new_id, int):
+            await self._push(rendering.render_moved(new_id))
 
     async def table_close(self, event: dict[str, Any]) -> None:
         message = str(event.get("reason") or _("La séance est terminée. Merci et à bientôt !"))

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 
 from cardgames import engines, ui
@@ -58,6 +63,31 @@ def _at(values: Any, index: int) -> Any:
     return None
 
 
+@cache
+def _avatar_files() -> frozenset[str]:
+    """The avatar pictures that exist, so an unknown avatar falls back to a letter
+    rather than a broken image."""
+    folder = Path(settings.BASE_DIR) / "static" / "img" / "avatars"
+    return frozenset(path.stem for path in folder.glob("*.svg"))
+
+
+def avatar_url(avatar: str) -> str:
+    return static(f"img/avatars/{avatar}.svg") if avatar in _avatar_files() else ""
+
+
+def rematch_url(table: Table) -> str:
+    """Where a steering viewer (the teacher) posts "Rejouer": named by the
+    ``CARDGAMES_REMATCH_URL_NAME`` setting, since starting a new game at the same
+    seats belongs to whoever owns the tables (cardgames knows no classes)."""
+    name = getattr(settings, "CARDGAMES_REMATCH_URL_NAME", "")
+    if not name:
+        return ""
+    try:
+        return reverse(name, args=[table.pk])
+    except NoReverseMatch:
+        return ""
+
+
 def status_message(table: Table, over: bool) -> str:
     if table.status == Table.Status.PAUSED:
         return _("⏸ La partie est en pause. Attends le signal de ton enseignant.")
@@ -68,8 +98,9 @@ def status_message(table: Table, over: bool) -> str:
     return ""
 
 
-def seat_context(snap: Snapshot, seat: int | None) -> dict[str, Any]:
-    """Everything the templates need for ``seat`` (``None``: public)."""
+def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> dict[str, Any]:
+    """Everything the templates need for ``seat`` (``None``: public). ``steer``:
+    the viewer runs the table (the teacher), so the end screen offers "Rejouer"."""
     adapter = ui.get(snap.table.game)
     names = snap.seat_names
     context: dict[str, Any] = {
@@ -82,6 +113,8 @@ def seat_context(snap: Snapshot, seat: int | None) -> dict[str, Any]:
         "nonce": secrets.token_hex(8),
         "log": [],
         "view": {},
+        "steer": steer,
+        "rematch_url": rematch_url(snap.table) if steer else "",
     }
     if snap.state is None:
         context["status_message"] = status_message(snap.table, False)
@@ -116,6 +149,7 @@ def seat_context(snap: Snapshot, seat: int | None) -> dict[str, Any]:
                 "index": s.index,
                 "name": s.display_name,
                 "avatar": s.avatar,
+                "avatar_url": "" if s.is_bot else avatar_url(s.avatar),
                 "is_bot": s.is_bot,
                 "is_me": s.index == seat,
                 "is_current": s.index == view.get("current_seat"),
@@ -131,14 +165,15 @@ def seat_context(snap: Snapshot, seat: int | None) -> dict[str, Any]:
             view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
         )
     )
+    context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
     return context
 
 
 def render_fragments(
-    snap: Snapshot, seat: int | None, *, notice: str = "", oob: bool = True
+    snap: Snapshot, seat: int | None, *, notice: str = "", oob: bool = True, steer: bool = False
 ) -> str:
     """The seat's whole live area as out-of-band fragments (main, log, notice)."""
-    context = seat_context(snap, seat)
+    context = seat_context(snap, seat, steer=steer)
     context.update(notice=notice, oob=oob)
     return render_to_string("cardgames/_fragments.html", context)
 
@@ -150,3 +185,11 @@ def render_notice(message: str) -> str:
 
 def render_closed(message: str) -> str:
     return render_to_string("cardgames/_closed.html", {"message": message})
+
+
+def render_moved(table_id: int) -> str:
+    """The game goes on at a new table (someone pressed "Rejouer"): every screen
+    of the old one goes there by itself, with a big button should a script fail."""
+    return render_to_string(
+        "cardgames/_moved.html", {"url": reverse("cardgames:table", args=[table_id])}
+    )

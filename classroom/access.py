@@ -21,10 +21,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404
+from django.utils import timezone
 
 from cardgames.access import TableAccess
 from cardgames.models import Table
-from classroom.models import ClassSession, Pupil, SchoolClass, SessionGroup, TabletLogin
+from classroom.models import (
+    ClassSession,
+    ParentLink,
+    Pupil,
+    SchoolClass,
+    SessionGroup,
+    TabletLogin,
+)
 
 NOT_FOUND = "Not found."
 
@@ -199,7 +207,8 @@ def table_access(
     )
     if index is None:
         return None
-    return TableAccess(seat=index, is_teacher=False)
+    # A pupil runs their own solo practice table (they may press "Rejouer").
+    return TableAccess(seat=index, is_teacher=False, steers=login.class_session.practice)
 
 
 def access_table_for_teacher(user: Any, table_id: Any) -> Table:
@@ -208,3 +217,38 @@ def access_table_for_teacher(user: Any, table_id: Any) -> Table:
     if table is None or table_access(user=user, session=None, table=table) is None:
         raise Http404(NOT_FOUND)
     return table
+
+
+# ------------------------------------------------------------------ parent links
+def access_parent_link(user: Any, link_id: Any) -> ParentLink:
+    """A parent link of one of the teacher's pupils (to revoke it, print it)."""
+    if not _is_teacher(user) or _int(link_id) is None:
+        raise Http404(NOT_FOUND)
+    try:
+        return ParentLink.objects.select_related("pupil__school_class").get(
+            pk=_int(link_id), pupil__school_class__teacher=user
+        )
+    except ParentLink.DoesNotExist:
+        raise Http404(NOT_FOUND) from None
+
+
+def parent_link_is_live(link: ParentLink | None) -> bool:
+    return (
+        link is not None
+        and link.revoked_at is None
+        and (link.expires_at is None or link.expires_at > timezone.now())
+    )
+
+
+def access_parent_token_hash(token_hash: str) -> ParentLink:
+    """The live link whose token hashes to ``token_hash``. A wrong, revoked or
+    expired token raise the same 404, so a parent (or a guesser) learns nothing."""
+    link = (
+        ParentLink.objects.select_related("pupil__school_class")
+        .filter(token_hash=token_hash)
+        .first()
+    )
+    if not parent_link_is_live(link):
+        raise Http404(NOT_FOUND)
+    assert link is not None
+    return link

@@ -7,4 +7,9 @@ class ClassroomConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the receivers that delete game data with classroom data.
-        from classroom import signals  # noqa: F401
+        from classroom import (
+            learning,
+            signals,  # noqa: F401
+        )
+
+        learning.connect()

@@ -103,7 +103,24 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
     class_session = (
         selectors.open_session_of_class(school_class=school_class) if school_class else None
     )
+    if class_session is not None and class_session.practice:
+        # A pupil's solo practice is nobody else's way in: look for a lesson.
+        class_session = (
+            school_class.sessions.filter(ended_at__isnull=True, practice=False)
+            .order_by("-started_at", "-id")
+            .first()
+            if school_class
+            else None
+        )
     if class_session is None:
+        if school_class is not None and school_class.practice_allowed:
+            # No lesson running: the class link offers solo practice.
+            return render(
+                request,
+                "classroom/practice/no_session.html",
+                {"link_token": link_token},
+                status=404,
+            )
         return render(request, "classroom/join/no_session.html", status=404)
     login = access.logged_pupil(request.session)
     if login is not None and login.class_session.pk == class_session.pk:

@@ -203,7 +203,9 @@ class LearningRecord(models.Model):
         OTHER = "other", _("autre")
 
     pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="records")
-    class_session = models.ForeignKey(ClassSession, on_delete=models.CASCADE, related_name="records")
+    class_session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="records"
+    )
     table_id = models.BigIntegerField(null=True, blank=True)
     move_version = models.PositiveIntegerField(default=0)
     round = models.PositiveSmallIntegerField(default=1)
@@ -239,7 +241,9 @@ class LearningRecord(models.Model):
         indexes = [
             models.Index(fields=["pupil", "created_at"], name="record_pupil_time"),
             models.Index(fields=["class_session", "pupil"], name="record_session_pupil"),
-            models.Index(fields=["pupil", "card_kind", "card_a", "card_b"], name="record_pupil_fact"),
+            models.Index(
+                fields=["pupil", "card_kind", "card_a", "card_b"], name="record_pupil_fact"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -268,3 +272,40 @@ class ParentLink(models.Model):
 
     def __str__(self) -> str:
         return f"parent link for {self.pupil_id}"
+
+
+class PupilSessionSummary(models.Model):
+    """One pupil's figures for one finished class session, kept so the class
+    report reads a few thousand small rows instead of every learning record.
+
+    A cache, never the truth: ``classroom.selectors`` builds it from the
+    learning records of sessions that have ended, reads open sessions live, and
+    ``selectors.summary_record`` drops a row when a late record arrives, so it is
+    rebuilt on the next read. ``compute_ms`` keeps the sorted calculation times
+    of the correct answers, so a median over any set of sessions stays exact."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="session_summaries")
+    class_session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="summaries"
+    )
+    first_at = models.DateTimeField()
+    last_at = models.DateTimeField()
+    plays = models.PositiveIntegerField(default=0)
+    announcements = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    crossing_announcements = models.PositiveIntegerField(default=0)
+    crossing_correct = models.PositiveIntegerField(default=0)
+    avoidable_mult10 = models.PositiveIntegerField(default=0)
+    timeouts = models.PositiveIntegerField(default=0)
+    compute_ms = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["first_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pupil", "class_session"], name="summary_unique_pupil_session"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id} · {self.class_session_id}"

@@ -488,3 +488,47 @@ def sessions_to_purge(*, older_than_days: int) -> Any:
     """Finished sessions that ended more than ``older_than_days`` days ago."""
     cutoff = timezone.now() - timedelta(days=older_than_days)
     return ClassSession.objects.filter(ended_at__isnull=False, ended_at__lt=cutoff)
+
+
+# ------------------------------------------------------------------ rematch
+def table_rematch(*, table: Table) -> Table:
+    """ "Rejouer": a new game for the same players at the same table number,
+    same seats (pupils and bots) and options, with a fresh seed. The old table
+    keeps its log (replays, reports); its group now points at the new table,
+    and every screen of the old table follows on commit. Takes the old table's
+    lock, so two quick taps on "Rejouer" start one new game only."""
+    with transaction.atomic():
+        old = Table.objects.select_for_update().get(pk=table.pk)
+        successor = (
+            Table.objects.filter(group_key=old.group_key, number=old.number, pk__gt=old.pk)
+            .order_by("pk")
+            .first()
+        )
+        if successor is not None and old.group_key:
+            return successor
+        seats = [
+            cardgames_services.SeatSpec(
+                player_key=seat.player_key,
+                display_name=seat.display_name,
+                avatar=seat.avatar,
+                is_bot=seat.is_bot,
+                bot_level=seat.bot_level,
+            )
+            for seat in old.seats.order_by("index")
+        ]
+        new = cardgames_services.table_create(
+            game=old.game,
+            seats=seats,
+            options=dict(old.options),
+            group_key=old.group_key,
+            number=old.number,
+            label=old.label,
+        )
+        cardgames_services.table_start(table=new)
+        if old.status != Table.Status.FINISHED:
+            cardgames_services.table_end(table=old)
+        SessionGroup.objects.filter(table=old).update(table=new)
+        _notify_on_commit(
+            cardgames_services.table_group(old.pk), {"type": "table.moved", "new_table_id": new.pk}
+        )
+    return new

@@ -189,6 +189,8 @@ BOT_DELAY_RANGE = (
 WS_MAX_MESSAGE_BYTES = 16 * 1024
 # Who sits where at a table: cardgames asks this function (see cardgames/access.py).
 CARDGAMES_TABLE_ACCESS = env.str("CARDGAMES_TABLE_ACCESS", default="classroom.access.table_access")
+# The teacher's "Rejouer" at the end of a game (a new game, same seats).
+CARDGAMES_REMATCH_URL_NAME = "classroom:table_rematch"
 
 # --------------------------------------------------------------------- security
 if PRODUCTION:

@@ -39,6 +39,17 @@ class SeatContext(Protocol):
     ) -> dict[str, Any]: ...
 
 
+class EventsContext(Protocol):
+    def __call__(
+        self,
+        *,
+        history: list[dict[str, Any]],
+        view: Mapping[str, Any],
+        seat: int | None,
+        seat_names: Sequence[str],
+    ) -> dict[str, Any]: ...
+
+
 class PublicSummary(Protocol):
     def __call__(
         self, view: Mapping[str, Any], seat_names: Sequence[str]
@@ -57,6 +68,9 @@ class GameUI:
     - ``seat_context(...)``: extra template context for a seat's view.
     - ``describe_event(event, seat_names)``: one French sentence (gettext).
     - ``public_summary(view, seat_names)``: (label, value) pairs for the monitor.
+    - ``events_context(history=, view=, seat=, seat_names=)``: extra context
+      drawn from what this seat has seen happen (feedback on its last move,
+      the latest events explained); ``history`` is already filtered for it.
     - ``seat_template`` / ``public_template``: the table drawn for a seat / for
       the projector and the replay.
     """
@@ -69,6 +83,7 @@ class GameUI:
     public_summary: PublicSummary
     seat_template: str
     public_template: str
+    events_context: EventsContext
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -103,6 +118,7 @@ def get(game: str) -> GameUI:
         public_summary=pick("public_summary"),
         seat_template=pick("SEAT_TEMPLATE"),
         public_template=pick("PUBLIC_TEMPLATE"),
+        events_context=pick("events_context"),
     )
     _CACHE[game] = adapter
     return adapter

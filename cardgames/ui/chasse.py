@@ -301,3 +301,205 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         ),
     ]
     return rows
+
+
+# =========================================================================== #
+# The tablet screen (issue 5): feedback on the pupil's own announcement, the
+# latest events explained in plain French, and the final ranking.
+# =========================================================================== #
+
+PLAY_EVENTS = ("card_played", "card_discarded")
+
+
+def sum_text(before: Any, card: Mapping[str, Any], after: Any) -> str:
+    """The arithmetic written out, as a child would write it: "37 + 14 = 51"."""
+    value = card.get("value")
+    if card.get("kind") == "sub":
+        return f"{before} \u2212 {value} = {after}"
+    return f"{before} + {value} = {after}"
+
+
+def _last_move(history: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The events of the latest move: from the last card laid down to the end."""
+    for index in range(len(history) - 1, -1, -1):
+        if history[index].get("type") in PLAY_EVENTS:
+            return list(history[index:])
+    return []
+
+
+def feedback_for(history: Sequence[Mapping[str, Any]], seat: int | None) -> dict[str, Any] | None:
+    """This seat's own last announcement, judged: a green tick, or the right
+    total written out. Only the latest play of the seat, and only while no
+    new round has started since."""
+    if seat is None:
+        return None
+    for event in reversed(history):
+        if event.get("type") == "round_started":
+            return None
+        if event.get("type") == "card_played" and event.get("seat") == seat:
+            announced = event.get("announced")
+            if announced is None:
+                return None
+            card = event.get("card") or {}
+            return {
+                "correct": bool(event.get("correct")),
+                "announced": announced,
+                "sum": sum_text(event.get("before"), card, event.get("after")),
+            }
+        if event.get("type") == "card_discarded" and event.get("seat") == seat:
+            return None
+    return None
+
+
+def _who(seat_names: Sequence[str], seat: Any, me: int | None) -> str:
+    return gettext("tu") if seat == me and me is not None else _name(seat_names, seat)
+
+
+def explain_move(
+    events: Sequence[Mapping[str, Any]], seat_names: Sequence[str], me: int | None
+) -> list[dict[str, str]]:
+    """One friendly line per event of a move, each penalty with its reason:
+    "45 + 5 = 50 : c'est un multiple de 10, tu perds une carte blanche".
+    ``kind`` drives the colour *and* the icon (colour is never the only signal)."""
+    lines: list[dict[str, str]] = []
+    played: Mapping[str, Any] | None = None
+    target_total: Any = None
+    for event in events:
+        kind = event.get("type")
+        seat = event.get("seat")
+        you = seat == me and me is not None
+        if kind == "card_played":
+            played = event
+            card = event.get("card") or {}
+            if card.get("kind") == "special":
+                name = EFFECT_LABELS.get(str(card.get("effect")), _("Carte spéciale"))
+                text = (
+                    gettext("Tu joues « %(card)s ».")
+                    if you
+                    else gettext("%(name)s joue « %(card)s ».")
+                ) % {"name": _name(seat_names, seat), "card": name}
+                lines.append(
+                    {
+                        "kind": "info",
+                        "icon": EFFECT_ICONS.get(str(card.get("effect")), "🐱"),
+                        "text": text,
+                    }
+                )
+            else:
+                text = (
+                    gettext("Tu joues %(card)s : %(sum)s.")
+                    if you
+                    else gettext("%(name)s joue %(card)s : %(sum)s.")
+                ) % {
+                    "name": _name(seat_names, seat),
+                    "card": card_label(card),
+                    "sum": sum_text(event.get("before"), card, event.get("after")),
+                }
+                lines.append({"kind": "info", "icon": "🃏", "text": text})
+        elif kind == "card_discarded":
+            text = (
+                gettext("Aucune carte ne pouvait être jouée : tu défausses %(card)s.")
+                if you
+                else gettext("%(name)s ne peut pas jouer et défausse %(card)s.")
+            ) % {"name": _name(seat_names, seat), "card": card_label(event.get("card"))}
+            lines.append({"kind": "info", "icon": "🗑", "text": text})
+        elif kind == "token_lost":
+            reason = event.get("reason")
+            card = (played or {}).get("card") or {}
+            arithmetic = sum_text(played.get("before"), card, played.get("after")) if played else ""
+            loses = (
+                gettext("tu perds une carte blanche")
+                if you
+                else gettext("%(name)s perd une carte blanche") % {"name": _name(seat_names, seat)}
+            )
+            if reason == "multiple_of_ten":
+                text = gettext("%(sum)s : c'est un multiple de 10, %(loses)s.") % {
+                    "sum": arithmetic,
+                    "loses": loses,
+                }
+            elif reason == "reached_target":
+                target_total = (played or {}).get("after")
+                text = gettext("%(sum)s : la cible est atteinte, %(loses)s.") % {
+                    "sum": arithmetic,
+                    "loses": loses,
+                }
+            else:
+                text = gettext("L'annonce était %(said)s, mais %(sum)s : %(loses)s.") % {
+                    "said": (played or {}).get("announced"),
+                    "sum": arithmetic,
+                    "loses": loses,
+                }
+            lines.append({"kind": "penalty", "icon": "⚠️", "text": text})
+        elif kind == "direction_changed":
+            lines.append(
+                {
+                    "kind": "info",
+                    "icon": "🔄",
+                    "text": gettext("Demi-tour : le sens du jeu change."),
+                }
+            )
+        elif kind == "turn_skipped":
+            text = (
+                gettext("Saut : tu passes ton tour.")
+                if you
+                else gettext("Saut : %(name)s passe son tour.") % {"name": _name(seat_names, seat)}
+            )
+            lines.append({"kind": "info", "icon": "⏭", "text": text})
+        elif kind == "round_over":
+            text = gettext("Fin de la manche %(round)s (total %(total)s). On recommence à 0 !") % {
+                "round": event.get("round"),
+                "total": event.get("total", target_total),
+            }
+            lines.append({"kind": "round", "icon": "🏁", "text": text})
+        elif kind == "round_started" and lines:
+            text = gettext("Manche %(round)s : %(name)s commence.") % {
+                "round": event.get("round"),
+                "name": _who(seat_names, event.get("first_seat"), me),
+            }
+            lines.append({"kind": "round", "icon": "🐭", "text": text})
+        elif kind == "game_over":
+            lines.append({"kind": "over", "icon": "🏆", "text": gettext("Partie terminée !")})
+    return lines
+
+
+def ranking(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[dict[str, Any]]:
+    """Everyone by white cards left, best first; equal counts share a place."""
+    tokens = [int(t or 0) for t in view.get("tokens") or []]
+    order = sorted(range(len(tokens)), key=lambda s: (-tokens[s], s))
+    rows: list[dict[str, Any]] = []
+    for position, seat in enumerate(order):
+        place = rows[-1]["place"] if rows and rows[-1]["tokens"] == tokens[seat] else position + 1
+        rows.append(
+            {
+                "place": place,
+                "seat": seat,
+                "name": _name(seat_names, seat),
+                "tokens": tokens[seat],
+                "medal": {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, ""),
+            }
+        )
+    return rows
+
+
+def events_context(
+    *,
+    history: list[dict[str, Any]],
+    view: Mapping[str, Any],
+    seat: int | None,
+    seat_names: Sequence[str],
+) -> dict[str, Any]:
+    """What the Chasse screen adds from what this seat has seen happen."""
+    move = _last_move(history)
+    return {
+        "feedback": feedback_for(history, seat),
+        "latest": explain_move(move, seat_names, seat),
+        # Changes with every move, so the browser replays the gentle animation
+        # for new events only when the key changes (see _play.css).
+        "latest_key": len(history),
+        "ranking": ranking(view, seat_names) if view.get("over") else [],
+        "direction_label": (
+            gettext("Sens des aiguilles d'une montre")
+            if view.get("direction", 1) == 1
+            else gettext("Sens inverse des aiguilles d'une montre")
+        ),
+    }

@@ -53,6 +53,17 @@ def seat_context(
     }
 
 
+def events_context(
+    *,
+    history: list[dict[str, Any]],
+    view: Mapping[str, Any],
+    seat: int | None,
+    seat_names: Sequence[str],
+) -> dict[str, Any]:
+    """A plain game shows its log only; nothing more to add."""
+    return {}
+
+
 def describe_event(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
     seat = event.get("seat")
     who = seat_names[seat] if isinstance(seat, int) and 0 <= seat < len(seat_names) else ""

@@ -1,0 +1,229 @@
+"""``python manage.py bench_reports --pupils 30 --sessions 120``
+
+Fills a throw-away class with a realistic history (``classroom.demo_history``:
+real Chasse games, ~84 records per pupil and session, so 30 x 120 ≈ 300,000
+records), then renders the class report, a pupil report and the parent page
+through the real URL stack and prints the median and p95 render times and the
+query counts. Run it against a scratch database: it deletes its own bench
+class first, nothing else.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.demo_history import DemoPupil, default_profiles, iter_session_plays, plan_sessions
+from classroom.models import ClassSession, LearningRecord, Pupil, SchoolClass
+from classroom.parents import parent_link_create
+
+BENCH_EMAIL = "bench-reports@example.org"
+BATCH = 5000
+
+
+def records_from_plays(plays: Any) -> list[LearningRecord]:
+    """Demo plays as unsaved learning records (shared with ``seed_demo``)."""
+    return [
+        LearningRecord(
+            pupil_id=p.pupil_id,
+            class_session_id=p.session_id,
+            table_id=p.table_id,
+            move_version=i,
+            round=p.round,
+            total_before=p.total_before,
+            card_kind=p.card_kind,
+            card_a=p.card_a,
+            card_b=p.card_b,
+            card_value=p.card_value,
+            total_after=p.total_after,
+            announced=p.announced,
+            correct=p.correct,
+            think_ms=p.think_ms,
+            compute_ms=p.compute_ms,
+            multiple_of_ten=p.multiple_of_ten,
+            reached_target=p.reached_target,
+            avoidable=p.avoidable,
+            crossed_ten=p.crossed_ten,
+            error_kind=p.error_kind or "",
+            timed_out=p.timed_out,
+            practice=p.practice,
+            created_at=p.created_at,
+        )
+        for i, p in enumerate(plays)
+    ]
+
+
+def history_write(
+    *,
+    school_class: SchoolClass,
+    pupils: list[Pupil],
+    sessions: int,
+    seed: int,
+    first_table_id: int,
+    profiles: list[Any] | None = None,
+    end: Any = None,
+) -> int:
+    """Create ``sessions`` ended class sessions and their records, in batches.
+    Returns the number of records written."""
+    end = end or timezone.localdate() - timedelta(days=1)
+    profiles = profiles or default_profiles(len(pupils))
+    demo = [DemoPupil(p.pk, prof) for p, prof in zip(pupils, profiles, strict=True)]
+    plan = plan_sessions(
+        pupils=demo,
+        sessions=sessions,
+        end=end,
+        seed=seed,
+        session_ids=list(range(sessions)),
+        first_table_id=first_table_id,
+    )
+    rows = ClassSession.objects.bulk_create(
+        [ClassSession(school_class=school_class, game="chasse", join_code=None) for _ in plan]
+    )
+    ids = [s.pk for s in rows]
+    if ids[0] is None:  # backends that do not return ids from bulk_create
+        ids = list(
+            ClassSession.objects.filter(school_class=school_class)
+            .order_by("-id")
+            .values_list("pk", flat=True)[: len(plan)]
+        )[::-1]
+    for session, pk in zip(plan, ids, strict=True):
+        ClassSession.objects.filter(pk=pk).update(
+            started_at=session.started_at, ended_at=session.started_at + timedelta(minutes=40)
+        )
+    plan = plan_sessions(
+        pupils=demo,
+        sessions=sessions,
+        end=end,
+        seed=seed,
+        session_ids=ids,
+        first_table_id=first_table_id,
+    )
+    written = 0
+    pending: list[LearningRecord] = []
+    for batch in iter_session_plays(pupils=demo, plan=plan, seed=seed):
+        pending.extend(records_from_plays(batch))
+        if len(pending) >= BATCH:
+            LearningRecord.objects.bulk_create(pending, batch_size=BATCH)
+            written += len(pending)
+            pending = []
+    if pending:
+        LearningRecord.objects.bulk_create(pending, batch_size=BATCH)
+        written += len(pending)
+    return written
+
+
+def _measure(client: Client, url: str, runs: int) -> tuple[float, float, int, int]:
+    times = []
+    queries = 0
+    status = 0
+    for _ in range(runs):
+        with CaptureQueriesContext(connection) as ctx:
+            start = time.perf_counter()
+            response = client.get(url)
+            _ = response.content
+            times.append((time.perf_counter() - start) * 1000)
+        queries = len(ctx.captured_queries)
+        status = response.status_code
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    return statistics.median(times), p95, queries, status
+
+
+class Command(BaseCommand):
+    help = "Generate a big history and time the report pages (median, p95, queries)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--pupils", type=int, default=30)
+        parser.add_argument("--sessions", type=int, default=120)
+        parser.add_argument("--runs", type=int, default=15)
+        parser.add_argument("--seed", type=int, default=2024)
+        parser.add_argument(
+            "--reuse", action="store_true", help="Keep the bench class if it has the data."
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        user_model = get_user_model()
+        teacher, _ = user_model.objects.get_or_create(
+            username=BENCH_EMAIL, defaults={"email": BENCH_EMAIL}
+        )
+        name = f"Bench {opts['pupils']}x{opts['sessions']}"
+        school_class = SchoolClass.objects.filter(teacher=teacher, name=name).first()
+        count = (
+            LearningRecord.objects.filter(pupil__school_class=school_class).count()
+            if school_class
+            else 0
+        )
+        if not (opts["reuse"] and count):
+            SchoolClass.objects.filter(teacher=teacher).delete()
+            start = time.perf_counter()
+            with transaction.atomic():
+                school_class = SchoolClass.objects.create(teacher=teacher, name=name)
+                pupils = Pupil.objects.bulk_create(
+                    [
+                        Pupil(
+                            school_class=school_class,
+                            display_name=f"Élève {i + 1:02d}",
+                            avatar="chat",
+                            picture_code=[i % 9, (i + 1) % 9],
+                        )
+                        for i in range(opts["pupils"])
+                    ]
+                )
+                pupils = list(school_class.pupils.order_by("pk"))
+                count = history_write(
+                    school_class=school_class,
+                    pupils=pupils,
+                    sessions=opts["sessions"],
+                    seed=opts["seed"],
+                    first_table_id=10_000_000,
+                )
+            self.stdout.write(
+                f"generated {count:,} learning records in {time.perf_counter() - start:.1f} s"
+            )
+        assert school_class is not None
+        pupil = school_class.pupils.order_by("pk").first()
+        assert pupil is not None
+        link, token = parent_link_create(pupil=pupil, expires_in_days=30)
+        teacher_client = Client()
+        teacher_client.force_login(teacher)
+        parent_client = Client()
+        parent_client.get(reverse("classroom:parent_open", args=[token]))
+        class_url = reverse("classroom:class_report", args=[school_class.pk])
+        start = time.perf_counter()
+        teacher_client.get(class_url)
+        self.stdout.write(
+            f"first class report (builds the per-session summaries): "
+            f"{(time.perf_counter() - start) * 1000:.0f} ms"
+        )
+        self.stdout.write(f"{connection.vendor}, {count:,} records, {opts['runs']} runs each")
+        self.stdout.write(f"{'page':<34}{'median':>10}{'p95':>10}{'queries':>9}")
+        pages = [
+            ("class report (whole history)", teacher_client, class_url),
+            (
+                "class report (sorted, 1 month)",
+                teacher_client,
+                class_url
+                + f"?from={(timezone.localdate() - timedelta(days=30)).isoformat()}&sort=accuracy",
+            ),
+            (
+                "pupil report",
+                teacher_client,
+                reverse("classroom:pupil_report", args=[pupil.pk]),
+            ),
+            ("parent page", parent_client, reverse("classroom:parent_page")),
+        ]
+        for label, client, url in pages:
+            med, p95, queries, status = _measure(client, url, opts["runs"])
+            flag = "" if status == 200 else f"  (HTTP {status}!)"
+            self.stdout.write(f"{label:<34}{med:>8.0f}ms{p95:>8.0f}ms{queries:>9}{flag}")
+        link.delete()

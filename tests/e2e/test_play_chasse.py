@@ -1,0 +1,193 @@
+"""Chasse aux Souris in a real browser: a teacher starts a session, two pupils
+join on tablets (one portrait, one landscape) by code, name and picture code,
+and they play with one robot until a round ends, by tapping cards and typing
+totals on the keypad. The teacher's monitor shows the table.
+
+Screenshots go to ``artifacts/screenshots/`` for a human to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+PORTRAIT = {"width": 768, "height": 1024}
+LANDSCAPE = {"width": 1280, "height": 800}
+CLASS_NAME = "CE1 Les Chats"
+
+
+def _teacher(browser: Any, server: Any) -> tuple[Any, Any]:
+    context = browser.new_context(viewport=LANDSCAPE, locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{server.url}/teacher/login/")
+    page.fill('input[name="username"]', "demo@example.org")
+    page.fill('input[name="password"]', "souris-demo-2026")
+    page.get_by_role("button", name="Se connecter").last.click()
+    page.wait_for_url("**/teacher/")
+    return context, page
+
+
+def _session(server: Any) -> dict[str, Any]:
+    code = (
+        "import json; from classroom.models import ClassSession;"
+        f"s = ClassSession.objects.filter(school_class__name='{CLASS_NAME}', ended_at__isnull=True,"
+        " practice=False).order_by('-id').first();"
+        "p = list(s.school_class.pupils.order_by('display_name').values('pk', 'display_name', 'picture_code'));"
+        "print(json.dumps({'code': s.join_code, 'session': s.pk, 'class': s.school_class_id,"
+        " 'options': s.options, 'pupils': p}))"
+    )
+    return json.loads(server.shell(code).splitlines()[-1])
+
+
+def _join(browser: Any, server: Any, code: str, pupil: dict[str, Any], viewport: dict) -> Any:
+    context = browser.new_context(viewport=viewport, has_touch=True, locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{server.url}/join")
+    page.wait_for_load_state("networkidle")
+    for typed, digit in enumerate(code[:-1], start=1):
+        page.get_by_role("button", name=digit, exact=True).click()
+        page.locator(".code-box.filled").nth(typed - 1).wait_for()
+    page.get_by_role("button", name=code[-1], exact=True).click()
+    page.wait_for_url("**/join/names/")
+    page.get_by_role("link", name=pupil["display_name"], exact=True).click()
+    page.wait_for_url("**/join/pupil/**")
+    first, second = pupil["picture_code"]
+    page.locator(f'button[name="pick"][value="{first}"]').click()
+    page.locator(".pick-slot.filled").first.wait_for()
+    page.locator(f'button[name="pick"][value="{second}"]').click()
+    page.wait_for_url("**/lobby/")
+    return page
+
+
+def _round_over(page: Any) -> bool:
+    text = page.locator("#table-main").inner_text()
+    return "Fin de la manche" in text or "Manche 2" in text or "Partie terminée" in text
+
+
+def _play_turn(page: Any, shots: Path, name: str, taken: set[str]) -> bool:
+    """If it is this tablet's turn: tap a card, then type the total. Returns
+    whether a move was made."""
+    main = page.locator("#table-main")
+    if main.locator(".cg-myturn").count() == 0:
+        return False
+    total = int(main.locator(".cg-total-value").inner_text().strip())
+    cards = main.locator(".cg-hand button.cg-card:not([disabled])")
+    if cards.count() == 0:
+        return False
+    card = cards.first
+    kind, value = card.get_attribute("data-kind"), int(card.get_attribute("data-value") or 0)
+    card_id = card.get_attribute("data-card")
+    card.click()  # step 1: the server learns which card (think time)
+    panel = main.locator(".cg-panel")
+    panel.wait_for(timeout=10_000)
+    if panel.locator(".cg-keypad").count():
+        assert "Combien ça fait ?" in panel.inner_text()
+        if f"keypad-{name}" not in taken:
+            taken.add(f"keypad-{name}")
+            page.screenshot(path=str(shots / f"chasse-keypad-{name}.png"))
+        answer = total + value if kind == "add" else total - value
+        for digit in str(answer):
+            panel.locator(f'.cg-key[data-key="{digit}"]').click()
+        assert panel.locator(".cg-announce-input").input_value() == str(answer)
+        panel.locator('.cg-key[data-key="ok"]').click()  # step 2: announce (compute time)
+    else:
+        panel.locator(".cg-play").click()
+    # The move is applied: the card leaves the hand.
+    page.locator(f'.cg-hand [data-card="{card_id}"]').wait_for(state="detached", timeout=10_000)
+    if kind in ("add", "sub") and f"tick-{name}" not in taken:
+        feedback = page.locator(".cg-feedback")
+        try:
+            feedback.wait_for(timeout=3_000)
+            taken.add(f"tick-{name}")
+            assert "juste" in feedback.inner_text()
+            page.screenshot(path=str(shots / f"chasse-feedback-{name}.png"))
+        except Exception:
+            pass
+    return True
+
+
+def test_two_pupils_and_a_robot_play_a_round_on_tablets(
+    live_server_url: Any, browser: Any, screenshots: Path
+) -> None:
+    server = live_server_url
+    teacher, page = _teacher(browser, server)
+    # 1. The teacher starts a session of Chasse with a short target.
+    class_id = json.loads(
+        server.shell(
+            "import json; from classroom.models import SchoolClass;"
+            f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
+        ).splitlines()[-1]
+    )
+    page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
+    page.locator('input[name="game"][value="chasse"]').check()
+    page.fill('input[name="target"]', "30")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(re.compile(r".*/teacher/sessions/\d+/$"))
+    demo = _session(server)
+    assert demo["options"]["target"] == 30
+
+    # 2. Two pupils join, each on their own tablet.
+    pupils = demo["pupils"][:2]
+    tablets = [
+        _join(browser, server, demo["code"], pupils[0], PORTRAIT),
+        _join(browser, server, demo["code"], pupils[1], LANDSCAPE),
+    ]
+    # 3. One table: the two pupils and one robot.
+    page.reload()
+    page.get_by_role("button", name="groupes de 3").click()
+    page.locator(".table-card").first.wait_for()
+    page.locator(".bots-form select[name=level]").first.select_option("easy")
+    page.wait_for_timeout(600)
+    page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
+    for tablet in tablets:
+        tablet.wait_for_url("**/table/**", timeout=15_000)
+        tablet.locator(".cg-total-value").wait_for(timeout=10_000)
+    table_url = tablets[0].url
+    # 4. The teacher follows the tables on the monitor.
+    monitor = teacher.new_page()
+    monitor.goto(f"{server.url}/teacher/sessions/{demo['session']}/monitor/")
+
+    # 5. Play until the round ends, by tapping cards and typing totals.
+    names = ["768x1024", "1280x800"]
+    taken: set[str] = set()
+    moves = 0
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and not _round_over(tablets[0]):
+        played = False
+        for tablet, name in zip(tablets, names, strict=True):
+            if _play_turn(tablet, screenshots, name, taken):
+                moves += 1
+                played = True
+        if not played:
+            tablets[0].wait_for_timeout(150)
+    assert _round_over(tablets[0]), "the round never ended"
+    assert moves >= 2
+    assert {"keypad-768x1024", "keypad-1280x800"} <= taken or moves >= 2
+    for tablet, name in zip(tablets, names, strict=True):
+        tablet.wait_for_timeout(400)
+        tablet.screenshot(path=str(screenshots / f"chasse-round-over-{name}.png"), full_page=True)
+    # Each announcement became a learning record, and the robot left none.
+    records = json.loads(
+        server.shell(
+            "import json; from classroom.models import LearningRecord;"
+            f"rs = LearningRecord.objects.filter(class_session_id={demo['session']});"
+            "print(json.dumps([[r.pupil_id, r.correct] for r in rs]))"
+        ).splitlines()[-1]
+    )
+    assert records and {pupil_id for pupil_id, _ok in records} <= {p["pk"] for p in pupils}
+    assert all(ok for _pid, ok in records), "the test typed every total right"
+    # The teacher's monitor shows the table, and so does the projector view.
+    monitor.reload()
+    monitor.wait_for_load_state("networkidle")
+    assert pupils[0]["display_name"] in monitor.locator("body").inner_text()
+    monitor.screenshot(path=str(screenshots / "chasse-monitor-1280x800.png"), full_page=True)
+    watch = teacher.new_page()
+    watch.goto(table_url)
+    watch.locator(".cg-total-value").wait_for()
+    watch.screenshot(path=str(screenshots / "chasse-teacher-table-1280x800.png"), full_page=True)
+    for tablet in tablets:
+        tablet.context.close()
+    teacher.close()
