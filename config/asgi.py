@@ -14,8 +14,13 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+# Load the URLconf now, not inside the first websocket message that needs a
+# URL: a child's first move should not pay for importing every view.
+get_resolver().url_patterns  # noqa: B018
 
 application = ProtocolTypeRouter(
     {

@@ -85,12 +85,18 @@ TEMPLATES = [
 # --------------------------------------------------------------------- data
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db_url("DATABASE_URL")}
-    DATABASES["default"].setdefault("CONN_MAX_AGE", 0)
+    # Websocket handlers run many short database calls: reuse connections
+    # (checked before reuse) instead of opening one per call.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env.str("SQLITE_PATH", default=str(BASE_DIR / "db.sqlite3")),
+            # Keep each thread's connection: opening one re-runs the PRAGMAs below,
+            # and Channels wraps every database call in a connection check.
+            "CONN_MAX_AGE": None,
             "OPTIONS": {
                 # IMMEDIATE takes the write lock when a transaction starts, so two
                 # writers queue behind the busy timeout instead of failing with

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 
@@ -14,3 +16,14 @@ def _fast_bots(request: pytest.FixtureRequest) -> None:
     if request.config.pluginmanager.hasplugin("django"):
         settings = request.getfixturevalue("settings")
         settings.BOT_DELAY_RANGE = (0.0, 0.0)
+
+
+@pytest.fixture(autouse=True)
+def _french_by_default() -> Iterator[None]:
+    """Every test starts in French, the product's language. A request with
+    another Accept-Language leaves its language active on the thread, which
+    would otherwise leak into the next test."""
+    from django.utils import translation
+
+    with translation.override("fr"):
+        yield

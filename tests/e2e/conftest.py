@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,8 +119,27 @@ def browser() -> Iterator[object]:
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
+        yield FrenchBrowser(chromium)
         chromium.close()
+
+
+class FrenchBrowser:
+    """The browser as a French classroom's tablet: pages ask for French unless a
+    test says otherwise (``locale=...``)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("locale", "fr-FR")
+        return self._browser.new_context(**kwargs)
+
+    def new_page(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("locale", "fr-FR")
+        return self._browser.new_page(**kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
 
 
 @pytest.fixture(scope="session")
