@@ -182,6 +182,14 @@ async def play_tables(
         sockets.append(group)
     await asyncio.gather(*(s.open() for group in sockets for s in group))
     readers = [asyncio.create_task(s.read_forever()) for group in sockets for s in group]
+    # Warm-up: every socket has its first full view before the clock starts, so
+    # the figures time moves, not 40 tablets connecting at the same instant.
+    warm_until = time.perf_counter() + 60
+    while time.perf_counter() < warm_until and not all(
+        s.version >= 0 for group in sockets for s in group
+    ):
+        await asyncio.sleep(0.05)
+    deadline = time.perf_counter() + seconds
 
     async def drive(group: list[Socket]) -> None:
         rng = random.Random(len(samples))
