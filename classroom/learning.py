@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from cardgames.engines import chasse
 from cardgames.models import Table
 from cardgames.signals import actions_applied
+from classroom import selectors
 from classroom.models import ClassSession, LearningRecord, Pupil
 
 logger = logging.getLogger(__name__)
@@ -149,6 +150,7 @@ def record_move(
     except IntegrityError:
         # Two deliveries raced: the other one wrote the row.
         record = LearningRecord.objects.get(table_id=table.pk, move_version=version, pupil=pupil)
+    selectors.summary_record(record)
     return record
 
 

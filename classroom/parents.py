@@ -164,7 +164,12 @@ def _parent_link(request: HttpRequest) -> ParentLink:
 def parent_page(request: HttpRequest) -> HttpResponse:
     link = _parent_link(request)
     report = selectors.parent_report(pupil=link.pupil)
-    chart = charts.accuracy_chart(series=report.series[-20:])
+    chart = selectors.pupil_cached(
+        pupil=link.pupil,
+        version=report.version,
+        name="parent-chart",
+        build=lambda: charts.accuracy_chart(series=report.series[-20:]),
+    )
     response = render(
         request,
         "classroom/parents/parent_page.html",

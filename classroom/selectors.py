@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from statistics import median
 from typing import Any, NamedTuple
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Max, Min, Q, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from cardgames import engines
 from cardgames.models import Table
@@ -57,13 +60,15 @@ def teacher_classes(*, teacher: Any) -> QuerySet[SchoolClass]:
 
 def teacher_open_sessions(*, teacher: Any) -> QuerySet[ClassSession]:
     return ClassSession.objects.filter(
-        school_class__teacher=teacher, ended_at__isnull=True
+        school_class__teacher=teacher, ended_at__isnull=True, practice=False
     ).select_related("school_class")
 
 
 def open_session_of_class(*, school_class: SchoolClass) -> ClassSession | None:
     return (
-        school_class.sessions.filter(ended_at__isnull=True).order_by("-started_at", "-id").first()
+        school_class.sessions.filter(ended_at__isnull=True, practice=False)
+        .order_by("-started_at", "-id")
+        .first()
     )
 
 
@@ -264,23 +269,27 @@ def records_as_plays(records: QuerySet[LearningRecord]) -> list[Play]:
 
 def summary_record(record: LearningRecord) -> None:
     """Called by ``classroom.learning`` after it writes ``record``: drops the
-    cached summary of that pupil and session (if the session was already
-    summarised), so the next report rebuilds it from the records."""
-    PupilSessionSummary.objects.filter(
-        pupil_id=record.pupil_id, class_session_id=record.class_session_id
-    ).delete()
+    cached summaries of that session (if it was already summarised), so the
+    next report rebuilds the whole session from the records. The whole
+    session, not only this pupil's row: a session with some summaries counts
+    as summarised, so a lone missing row would never be rebuilt."""
+    PupilSessionSummary.objects.filter(class_session_id=record.class_session_id).delete()
 
 
 _NOT_TIMED_OUT = Q(timed_out=False)
 _ANSWERED = Q(timed_out=False, correct__isnull=False)
 
 
-def _aggregate_summaries(session_ids: list[int]) -> list[PupilSessionSummary]:
+def _aggregate_summaries(
+    session_ids: list[int], *, pupil: Pupil | None = None
+) -> list[PupilSessionSummary]:
     """Per (pupil, session) figures in SQL (conditional aggregation), plus one
     compact query of the correct answers' times. Two queries; unsaved rows."""
     if not session_ids:
         return []
     records = LearningRecord.objects.filter(class_session_id__in=session_ids)
+    if pupil is not None:
+        records = records.filter(pupil=pupil)
     rows = (
         records.values("pupil_id", "class_session_id")
         .annotate(
@@ -344,28 +353,73 @@ def _row(s: PupilSessionSummary) -> SummaryRow:
     return SummaryRow(*(getattr(s, f) for f in SummaryRow._fields))
 
 
-def class_summaries(*, school_class: SchoolClass) -> list[SummaryRow]:
-    """Every (pupil, session) summary of the class, oldest first.
+def _read_summaries(
+    *, school_class_id: int | None = None, pupil_id: int | None = None
+) -> list[SummaryRow]:
+    """The stored summaries of a class (or of one pupil) as plain tuples.
+
+    Read with the raw cursor on purpose: through the ORM, the per-row
+    converters (a regular expression per timestamp, a Python JSON field hook
+    per row) cost three times the query on a class's 3,600 rows. Here the
+    timestamp comes back as text on SQLite (``|| ''`` drops the declared type
+    that would make sqlite3 parse it in Python) and is read with the C
+    ``datetime.fromisoformat``; PostgreSQL returns aware datetimes itself."""
+    table = connection.ops.quote_name(PupilSessionSummary._meta.db_table)
+    sessions = connection.ops.quote_name(ClassSession._meta.db_table)
+    sqlite = connection.vendor == "sqlite"
+    first = "s.first_at || ''" if sqlite else "s.first_at"
+    columns = ", ".join(
+        first if f == "first_at" else f"s.{connection.ops.quote_name(f)}"
+        for f in SummaryRow._fields
+    )
+    if pupil_id is not None:
+        where, param = "s.pupil_id = %s", pupil_id
+        sql = f"SELECT {columns} FROM {table} s WHERE {where}"
+    else:
+        where, param = "c.school_class_id = %s", school_class_id
+        sql = f"SELECT {columns} FROM {table} s JOIN {sessions} c ON c.id = s.class_session_id WHERE {where}"
+    loads = json.loads
+    parse = datetime.fromisoformat
+    out = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [param])
+        for row in cursor.fetchall():
+            when = row[2]
+            if isinstance(when, str):
+                when = parse(when)
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=UTC)
+            times = row[10]
+            out.append(
+                SummaryRow(
+                    *row[:2], when, *row[3:10], loads(times) if isinstance(times, str) else times
+                )
+            )
+    return out
+
+
+def class_summaries(*, school_class: SchoolClass, pupil: Pupil | None = None) -> list[SummaryRow]:
+    """Every (pupil, session) summary of the class (or of one of its pupils),
+    oldest first.
 
     Finished sessions come from the cache and are summarised (then stored)
     the first time they are read; open or just-ended sessions are aggregated
     live. At most six queries, whatever the number of records."""
     cutoff = timezone.now() - SUMMARY_SETTLE
-    cached = [
-        SummaryRow(*row)
-        for row in PupilSessionSummary.objects.filter(
-            class_session__school_class=school_class
-        ).values_list(*SummaryRow._fields)
-    ]
+    if pupil is not None:
+        cached = _read_summaries(pupil_id=pupil.pk)
+        candidates_qs = ClassSession.objects.filter(
+            school_class=school_class, records__pupil=pupil
+        ).filter(Q(ended_at__isnull=True) | Q(ended_at__gt=cutoff) | ~Q(summaries__pupil=pupil))
+    else:
+        cached = _read_summaries(school_class_id=school_class.pk)
+        candidates_qs = ClassSession.objects.filter(school_class=school_class).filter(
+            Q(ended_at__isnull=True) | Q(ended_at__gt=cutoff) | Q(summaries__isnull=True)
+        )
     summarised = {s.class_session_id for s in cached}
-    candidates = list(
-        ClassSession.objects.filter(school_class=school_class)
-        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=cutoff) | Q(summaries__isnull=True))
-        .values_list("pk", "ended_at")
-        .distinct()
-    )
+    candidates = list(candidates_qs.values_list("pk", "ended_at").distinct())
     live = [pk for pk, _ended in candidates if pk not in summarised]
-    fresh = _aggregate_summaries(live)
+    fresh = _aggregate_summaries(live, pupil=pupil)
     settled = {pk for pk, ended in candidates if ended is not None and ended <= cutoff}
     to_store = [s for s in fresh if s.class_session_id in settled]
     if to_store:
@@ -390,23 +444,56 @@ def _sorted_median(values: list[int]) -> int | None:
     return values[mid] if n % 2 else int((values[mid - 1] + values[mid]) / 2)
 
 
+def _kth(lists: list[list[int]], k: int, low: int, high: int) -> int:
+    """The ``k``-th smallest value (0-based) of the union of sorted integer
+    lists, by bisection on the value: ~15 rounds of one ``bisect`` per list,
+    instead of merging and sorting every value (a class's whole history is
+    250,000 times)."""
+    while low < high:
+        mid = (low + high) // 2
+        if sum(bisect_right(lst, mid) for lst in lists) > k:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def _merged(lists: list[list[int]]) -> list[int]:
+    """The union of sorted lists, sorted. Cheap: Timsort merges the runs."""
+    if len(lists) == 1:
+        return lists[0]
+    merged = [v for lst in lists for v in lst]
+    merged.sort()
+    return merged
+
+
 def _pooled_median(lists: list[list[int]]) -> int | None:
     """The exact median of the union of sorted lists (as ``statistics.median``
-    of the pooled values would give, truncated to whole ms). Sorting the
-    concatenation is cheap: Timsort merges the already sorted runs."""
+    of the pooled values would give, truncated to whole ms).
+
+    A few lists (one pupil's sessions) are merged; many long ones (a whole
+    class) are searched by bisection on the value instead of sorting a
+    quarter of a million times."""
+    lists = [lst for lst in lists if lst]
     n = sum(len(lst) for lst in lists)
     if not n:
         return None
-    if len(lists) == 1:
-        return _sorted_median(lists[0])
-    merged = [v for lst in lists for v in lst]
-    merged.sort()
-    return _sorted_median(merged)
+    if len(lists) * 50 >= n:
+        return _sorted_median(_merged(lists))
+    low = min(lst[0] for lst in lists)
+    high = max(lst[-1] for lst in lists)
+    upper = _kth(lists, n // 2, low, high)
+    if n % 2:
+        return upper
+    lower = _kth(lists, n // 2 - 1, low, upper)
+    return int((lower + upper) / 2)
 
 
-def _pooled(summaries: list[SummaryRow]) -> PupilSummary:
+def _pooled(summaries: list[SummaryRow], times: list[list[int]] | None = None) -> PupilSummary:
     """The figures of several sessions pooled, exactly as ``pupil_summary``
-    would compute them from the records (medians included)."""
+    would compute them from the records (medians included). ``times``: the
+    sorted correct-answer times to take the median of, when the caller has
+    them merged already (default: the summaries' own)."""
     plays = sum(s.plays for s in summaries)
     ann = sum(s.announcements for s in summaries)
     ok = sum(s.correct for s in summaries)
@@ -426,7 +513,9 @@ def _pooled(summaries: list[SummaryRow]) -> PupilSummary:
         accuracy_non_crossing=_pct(ok - cross_ok, ann - cross),
         avoidable_mult10=m10,
         mult10_rate=_per100(m10, plays),
-        median_compute_ms=_pooled_median([s.compute_ms for s in summaries]),
+        median_compute_ms=_pooled_median(
+            times if times is not None else [s.compute_ms for s in summaries]
+        ),
         timeouts=sum(s.timeouts for s in summaries),
         sessions=len({s.class_session_id for s in summaries}),
     )
@@ -491,16 +580,17 @@ class ClassReport:
 
 
 def _in_period(
-    s: SummaryRow,
+    point: SessionPoint,
     *,
-    tz: tzinfo,
     date_from: date | None,
     date_to: date | None,
     session_id: int | None,
 ) -> bool:
+    """Whether a session point falls in the period (its ``date`` is already
+    local: one time-zone conversion per summary, not two)."""
     if session_id is not None:
-        return s.class_session_id == session_id
-    day = s.first_at.astimezone(tz).date()
+        return point.session_id == session_id
+    day = point.date
     return (date_from is None or day >= date_from) and (date_to is None or day <= date_to)
 
 
@@ -530,22 +620,25 @@ def class_report(
         by_pupil.setdefault(s.pupil_id, []).append(s)
     rows = []
     chosen_all: list[SummaryRow] = []
+    pupil_times: list[list[int]] = []
     for pupil in pupils:
         mine = by_pupil.get(pupil.pk, [])
+        points = [_point(s, tz) for s in mine]
         chosen = [
             s
-            for s in mine
-            if _in_period(s, tz=tz, date_from=date_from, date_to=date_to, session_id=session_id)
+            for s, point in zip(mine, points, strict=True)
+            if _in_period(point, date_from=date_from, date_to=date_to, session_id=session_id)
         ]
         chosen_all.extend(chosen)
-        points = [_point(s, tz) for s in mine]
         if chosen:
             start, end = chosen[0].first_at, chosen[-1].first_at
             before = [p for p in points if p.started_at < start]
             upto = [p for p in points if p.started_at <= end]
         else:
             before, upto = points, points
-        summary = _pooled(chosen)
+        merged = _merged([s.compute_ms for s in chosen if s.compute_ms])
+        pupil_times.append(merged)
+        summary = _pooled(chosen, [merged])
         rows.append(
             ClassReportRow(
                 pupil=pupil,
@@ -564,7 +657,7 @@ def class_report(
     return ClassReport(
         school_class=school_class,
         rows=known + unknown,  # "—" always last, whichever the direction
-        total=_pooled(chosen_all),
+        total=_pooled(chosen_all, pupil_times),
         sessions=sessions,
         date_from=date_from,
         date_to=date_to,
@@ -606,10 +699,43 @@ def recent_games(plays: list[Play], *, limit: int = RECENT_GAMES) -> list[Recent
     return sorted(games.values(), key=lambda g: g.played_at, reverse=True)[:limit]
 
 
+# The pupil pages' figures are cached per pupil and version of their records
+# (the last record id and the count: a new or deleted record changes it), so a
+# teacher who reopens a report, or a parent who reloads the page, does not pay
+# for walking 10,000 records again. One cheap query (an index range) decides.
+REPORT_CACHE_SECONDS = 60 * 60 * 24
+
+
+def pupil_records_version(*, pupil: Pupil) -> str:
+    """What changes whenever the pupil's records change: one indexed query."""
+    row = LearningRecord.objects.filter(pupil=pupil).aggregate(last=Max("id"), n=Count("id"))
+    return f"{row['last'] or 0}-{row['n']}"
+
+
+def pupil_cached(*, pupil: Pupil, version: str, name: str, build: Callable[[], Any]) -> Any:
+    """``build()`` once per pupil, records version, language and time zone.
+    Parent tips are translated when built, hence the language in the key."""
+    key = ":".join(
+        (
+            "reports",
+            name,
+            str(pupil.pk),
+            version,
+            translation.get_language() or "",
+            timezone.get_current_timezone_name(),
+        )
+    )
+    value = cache.get(key)
+    if value is None:
+        value = build()
+        cache.set(key, value, REPORT_CACHE_SECONDS)
+    return value
+
+
 @dataclass
-class PupilReport:
-    pupil: Pupil
-    plays: list[Play]
+class PupilFigures:
+    """What the teacher's pupil page shows, minus the live parts (links, replays)."""
+
     summary: PupilSummary
     series: list[SessionPoint]
     trend: Trend
@@ -620,21 +746,33 @@ class PupilReport:
     errors: ErrorBreakdown
     practise: list[PracticeItem]
     games: list[RecentGame]
+
+
+@dataclass
+class PupilReport:
+    pupil: Pupil
+    version: str  # of the records: the charts are cached with it
+    summary: PupilSummary
+    series: list[SessionPoint]
+    trend: Trend
+    flags: list[Flag]
+    fluency: FluencyGrid
+    carry_add: CarryGrid
+    carry_sub: CarryGrid
+    errors: ErrorBreakdown
+    practise: list[PracticeItem]
+    games: list[RecentGame]
+    replayable: set[int]  # the recent games whose table still exists
     links: list[ParentLink]
 
 
-def pupil_report(*, pupil: Pupil) -> PupilReport:
-    """Everything the teacher's pupil page shows: two queries (the records in
-    one compact ``values_list``, the parent links); the figures come from
-    ``classroom.insights`` so every page agrees."""
+def _pupil_figures(pupil: Pupil) -> PupilFigures:
     tz = timezone.get_current_timezone()
     plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
     summary = pupil_summary(plays=plays)
     series = session_series(plays=plays, tz=tz)
     last = series[-1] if series else None
-    return PupilReport(
-        pupil=pupil,
-        plays=plays,
+    return PupilFigures(
         summary=summary,
         series=series,
         trend=trend(
@@ -648,6 +786,37 @@ def pupil_report(*, pupil: Pupil) -> PupilReport:
         errors=error_breakdown(plays=plays),
         practise=practise_next(plays=plays, n=3),
         games=recent_games(plays),
+    )
+
+
+def pupil_report(*, pupil: Pupil) -> PupilReport:
+    """Everything the teacher's pupil page shows. Four queries: the records'
+    version, then (only when it changed) the records in one compact
+    ``values_list``, the tables that still have a replay, the parent links.
+    The figures come from ``classroom.insights`` so every page agrees."""
+    version = pupil_records_version(pupil=pupil)
+    figures: PupilFigures = pupil_cached(
+        pupil=pupil, version=version, name="pupil", build=lambda: _pupil_figures(pupil)
+    )
+    replayable = set(
+        Table.objects.filter(pk__in=[g.table_id for g in figures.games]).values_list(
+            "pk", flat=True
+        )
+    )
+    return PupilReport(
+        pupil=pupil,
+        version=version,
+        summary=figures.summary,
+        series=figures.series,
+        trend=figures.trend,
+        flags=figures.flags,
+        fluency=figures.fluency,
+        carry_add=figures.carry_add,
+        carry_sub=figures.carry_sub,
+        errors=figures.errors,
+        practise=figures.practise,
+        games=figures.games,
+        replayable=replayable,
         links=list(pupil.parent_links.all()),
     )
 
@@ -655,6 +824,7 @@ def pupil_report(*, pupil: Pupil) -> PupilReport:
 @dataclass
 class ParentReport:
     pupil: Pupil
+    version: str
     summary: PupilSummary
     series: list[SessionPoint]
     fluency: FluencyGrid
@@ -664,8 +834,7 @@ class ParentReport:
     kinds: dict[str, int]  # answered plays by kind of card
 
 
-def parent_report(*, pupil: Pupil) -> ParentReport:
-    """The parent page: this one child only, one query."""
+def _parent_report(pupil: Pupil, version: str) -> ParentReport:
     tz = timezone.get_current_timezone()
     plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
     summary = pupil_summary(plays=plays)
@@ -677,6 +846,7 @@ def parent_report(*, pupil: Pupil) -> ParentReport:
             kinds[p.card_kind] = kinds.get(p.card_kind, 0) + 1
     return ParentReport(
         pupil=pupil,
+        version=version,
         summary=summary,
         series=series,
         fluency=fluency_grid(plays=plays),
@@ -687,6 +857,15 @@ def parent_report(*, pupil: Pupil) -> ParentReport:
     )
 
 
+def parent_report(*, pupil: Pupil) -> ParentReport:
+    """The parent page: this one child only. Two queries at most (the
+    records' version, then the records when they changed)."""
+    version = pupil_records_version(pupil=pupil)
+    return pupil_cached(
+        pupil=pupil, version=version, name="parent", build=lambda: _parent_report(pupil, version)
+    )
+
+
 @dataclass
 class PupilOwnPage:
     pupil: Pupil
@@ -694,10 +873,19 @@ class PupilOwnPage:
     fluency: FluencyGrid
 
 
-def pupil_own_page(*, pupil: Pupil) -> PupilOwnPage:
-    """The child's page: their stars, streak and grid; nobody else's figures."""
+def _pupil_own_page(pupil: Pupil, today: date) -> PupilOwnPage:
     tz = timezone.get_current_timezone()
     plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
     grid = fluency_grid(plays=plays)
-    stars = stars_and_streak(plays=plays, today=timezone.localdate(), tz=tz, grid=grid)
+    stars = stars_and_streak(plays=plays, today=today, tz=tz, grid=grid)
     return PupilOwnPage(pupil=pupil, stars=stars, fluency=grid)
+
+
+def pupil_own_page(*, pupil: Pupil) -> PupilOwnPage:
+    """The child's page: their stars, streak and grid; nobody else's figures.
+    The streak depends on today, so the day is part of the cache key."""
+    today = timezone.localdate()
+    version = f"{pupil_records_version(pupil=pupil)}-{today.isoformat()}"
+    return pupil_cached(
+        pupil=pupil, version=version, name="me", build=lambda: _pupil_own_page(pupil, today)
+    )

@@ -297,7 +297,7 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         ),
         (
             gettext("Cartes blanches"),
-            " · ".join(f"{_name(seat_names, seat)} {count}" for seat, count in enumerate(tokens)),
+            " · ".join(f"{_name(seat_names, seat)} : {count}" for seat, count in enumerate(tokens)),
         ),
     ]
     return rows
@@ -319,23 +319,21 @@ def sum_text(before: Any, card: Mapping[str, Any], after: Any) -> str:
     return f"{before} + {value} = {after}"
 
 
-def _last_move(history: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The events of the latest move: from the last card laid down to the end."""
-    for index in range(len(history) - 1, -1, -1):
-        if history[index].get("type") in PLAY_EVENTS:
-            return list(history[index:])
-    return []
+def _moves(history: Sequence[Mapping[str, Any]]) -> list[tuple[int, list[Mapping[str, Any]]]]:
+    """The history cut into moves: each starts at a card laid down (or thrown
+    away) and runs to the next one, with its index in the history as a key."""
+    starts = [i for i, event in enumerate(history) if event.get("type") in PLAY_EVENTS]
+    bounds = [*starts, len(history)]
+    return [(start, list(history[start : bounds[n + 1]])) for n, start in enumerate(starts)]
 
 
 def feedback_for(history: Sequence[Mapping[str, Any]], seat: int | None) -> dict[str, Any] | None:
     """This seat's own last announcement, judged: a green tick, or the right
-    total written out. Only the latest play of the seat, and only while no
-    new round has started since."""
+    total written out. It stays until the seat plays again, even when a robot
+    plays meanwhile or a new round starts: a child reads slowly."""
     if seat is None:
         return None
     for event in reversed(history):
-        if event.get("type") == "round_started":
-            return None
         if event.get("type") == "card_played" and event.get("seat") == seat:
             announced = event.get("announced")
             if announced is None:
@@ -481,6 +479,10 @@ def ranking(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[dict[str
     return rows
 
 
+RECENT_LINES = 4  # the short history inside the screen
+LOG_LINES = 8  # the side column, where there is room
+
+
 def events_context(
     *,
     history: list[dict[str, Any]],
@@ -488,14 +490,41 @@ def events_context(
     seat: int | None,
     seat_names: Sequence[str],
 ) -> dict[str, Any]:
-    """What the Chasse screen adds from what this seat has seen happen."""
-    move = _last_move(history)
+    """What the Chasse screen adds from what this seat has seen happen.
+
+    ``mine`` is the explanation of the seat's own last move (its penalty, the
+    end of the round it caused): it stays pinned until the seat plays again, so
+    a robot playing right after cannot wipe it away before a child has read it.
+    ``recent`` is a short history of the last explained events, newest first;
+    only the lines of the newest move carry ``new`` so only they animate."""
+    moves = _moves(history)
+    latest_key = moves[-1][0] if moves else -1
+    mine: dict[str, Any] | None = None
+    if seat is not None:
+        for key, events in reversed(moves):
+            if events[0].get("seat") == seat:
+                lines = [
+                    line
+                    for line in explain_move(events, seat_names, seat)
+                    if line["kind"] != "info"
+                ]
+                mine = {"key": key, "lines": lines, "new": key == latest_key}
+                break
+    recent: list[dict[str, Any]] = []
+    for key, events in reversed(moves):
+        for line in explain_move(events, seat_names, seat):
+            recent.append({**line, "new": key == latest_key, "key": key})
+        if len(recent) >= LOG_LINES:
+            break
     return {
         "feedback": feedback_for(history, seat),
-        "latest": explain_move(move, seat_names, seat),
+        "mine": mine,
+        "recent": recent[:RECENT_LINES],
+        "log_lines": recent[:LOG_LINES],
+        "latest": explain_move(moves[-1][1], seat_names, seat) if moves else [],
         # Changes with every move, so the browser replays the gentle animation
         # for new events only when the key changes (see _play.css).
-        "latest_key": len(history),
+        "latest_key": latest_key,
         "ranking": ranking(view, seat_names) if view.get("over") else [],
         "direction_label": (
             gettext("Sens des aiguilles d'une montre")

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from classroom.insights import _previous_school_day, _school_day_on_or_before
 from classroom.models import LearningRecord, ParentLink
 from classroom.parents import parent_link_create, parent_link_revoke, token_hash
 from tests.classroom.reportdata import ended_session, record
-from tests.factories import PupilFactory
+from tests.factories import ClassSessionFactory, PupilFactory, TabletLoginFactory
 
 
 def _open(token: str) -> tuple[Client, int]:
@@ -87,3 +89,82 @@ def test_teacher_creates_prints_and_revokes() -> None:
     teacher.post(reverse("classroom:parent_link_revoke", args=[link.pk]))
     link.refresh_from_db()
     assert link.revoked_at is not None
+
+
+def _tablet(pupil: Any, class_session: Any) -> Client:
+    """A tablet signed in as ``pupil`` (what the join flow leaves in the session)."""
+    client = Client()
+    session = client.session
+    session.update(
+        {
+            "player_key": pupil.player_key,
+            "pupil_id": pupil.pk,
+            "class_session_id": class_session.pk,
+            "join_session_id": class_session.pk,
+        }
+    )
+    session.save()
+    TabletLoginFactory(class_session=class_session, pupil=pupil, session_key=session.session_key)
+    return client
+
+
+@pytest.mark.django_db
+def test_pupil_own_page_shows_stars_streak_and_grid_of_that_child_only() -> None:
+    child = PupilFactory(display_name="Capucine")
+    classmate = PupilFactory(display_name="Barnabé", school_class=child.school_class)
+    today = timezone.localdate()
+    day0 = _school_day_on_or_before(today)
+    day1 = _previous_school_day(day0)
+    tz = timezone.get_current_timezone()
+    earlier = ended_session(child.school_class, 0)
+    live = ClassSessionFactory(school_class=child.school_class)
+    noon = time(12, 0)
+    rows = [
+        # 12 quick right answers to 1 + 2 on the last two school days: fluent,
+        # one star for 10 right answers, one star for the fluent fact.
+        record(
+            child,
+            live if i % 2 else earlier,
+            i,
+            created_at=datetime.combine(day0 if i % 2 else day1, noon, tz) + timedelta(minutes=i),
+        )
+        for i in range(12)
+    ]
+    # 7 + 8 answered wrong twice: tried, not fluent.
+    rows += [
+        record(
+            child,
+            live,
+            20 + i,
+            card_a=7,
+            card_b=8,
+            card_value=15,
+            total_after=35,
+            announced=25,
+            correct=False,
+            error_kind="tens",
+            created_at=datetime.combine(day0, noon, tz) + timedelta(minutes=30 + i),
+        )
+        for i in range(2)
+    ]
+    # The classmate did much better: nothing of it may show.
+    rows += [record(classmate, live, 100 + i, card_a=5, card_b=5) for i in range(40)]
+    LearningRecord.objects.bulk_create(rows)
+
+    page = _tablet(child, live).get(reverse("classroom:pupil_page"))
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    text = " ".join(html.split())
+    assert "Capucine" in html and "Barnabé" not in html
+    assert "⭐</span> 2</span><span>étoiles" in text  # 1 for answers + 1 fluent fact
+    assert "🔥</span> 2</span><span>jours de suite" in text  # two school days in a row
+    assert "★</span> 1</span><span>calculs que tu sais par cœur" in text
+    assert "1 + 2 : su" in text
+    assert "7 + 8 : à retravailler" in text
+    assert "5 + 5 : pas encore essayé" in text  # the classmate's fact is not the child's
+
+
+@pytest.mark.django_db
+def test_pupil_own_page_needs_a_signed_in_tablet() -> None:
+    assert Client().get(reverse("classroom:pupil_page")).status_code == 404

@@ -20,7 +20,7 @@ CLASS_NAME = "CE1 Les Chats"
 
 
 def _teacher(browser: Any, server: Any) -> tuple[Any, Any]:
-    context = browser.new_context(viewport=LANDSCAPE, locale="fr-FR")
+    context = browser.new_context(viewport=LANDSCAPE, locale="fr-FR", reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{server.url}/teacher/login/")
     page.fill('input[name="username"]', "demo@example.org")
@@ -43,7 +43,10 @@ def _session(server: Any) -> dict[str, Any]:
 
 
 def _join(browser: Any, server: Any, code: str, pupil: dict[str, Any], viewport: dict) -> Any:
-    context = browser.new_context(viewport=viewport, has_touch=True, locale="fr-FR")
+    # Reduced motion: the screenshots never catch a fade-in halfway.
+    context = browser.new_context(
+        viewport=viewport, has_touch=True, locale="fr-FR", reduced_motion="reduce"
+    )
     page = context.new_page()
     page.goto(f"{server.url}/join")
     page.wait_for_load_state("networkidle")
@@ -85,6 +88,8 @@ def _play_turn(page: Any, shots: Path, name: str, taken: set[str]) -> bool:
     panel.wait_for(timeout=10_000)
     if panel.locator(".cg-keypad").count():
         assert "Combien ça fait ?" in panel.inner_text()
+        # The total, the keypad and the whole hand on one screen, no scrolling.
+        assert _in_view(page, ".cg-total-value, .cg-keypad, .cg-hand .cg-card"), name
         if f"keypad-{name}" not in taken:
             taken.add(f"keypad-{name}")
             page.screenshot(path=str(shots / f"chasse-keypad-{name}.png"))
@@ -187,7 +192,120 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     watch = teacher.new_page()
     watch.goto(table_url)
     watch.locator(".cg-total-value").wait_for()
+    # The history explains the moves in words, on the first paint already.
+    assert watch.locator("#table-log .cg-event").count() > 0
     watch.screenshot(path=str(screenshots / "chasse-teacher-table-1280x800.png"), full_page=True)
     for tablet in tablets:
         tablet.context.close()
     teacher.close()
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    """Whether every element matching ``selector`` lies inside the viewport
+    (nothing to scroll to see it)."""
+    return bool(
+        page.evaluate(
+            """sel => [...document.querySelectorAll(sel)].every(el => {
+                const r = el.getBoundingClientRect();
+                return r.top >= 0 && r.bottom <= window.innerHeight
+                    && r.left >= 0 && r.right <= window.innerWidth;
+            })""",
+            selector,
+        )
+    )
+
+
+CHOICE_TABLE = """
+import json
+from cardgames import services
+from classroom.models import ClassSession
+cs = ClassSession.objects.filter(practice=True, attendances__pupil_id={pk}).latest("pk")
+seat = cs.attendances.get().pupil
+seats = [services.SeatSpec(player_key=seat.player_key, display_name=seat.display_name,
+    avatar=seat.avatar), services.bot_seat(level="easy", number=1)]
+table = services.table_create(game="chasse", seats=seats, group_key=cs.group_key, number=2,
+    options={{"announce": "choice", "tokens": 1, "target": 50}})
+services.table_start(table=table)
+print(json.dumps(table.pk))
+"""
+
+
+def test_practice_in_choice_mode_until_the_ranking(
+    live_server_url: Any, browser: Any, screenshots: Path
+) -> None:
+    """Solo practice: the setup page, then a game in 3-button mode with one
+    white card each, so the first round ends the game: ranking and "Rejouer"."""
+    server = live_server_url
+    info = json.loads(
+        server.shell(
+            "import json; from classroom.models import SchoolClass;"
+            f"c = SchoolClass.objects.get(name='{CLASS_NAME}');"
+            "p = c.pupils.order_by('display_name')[2];"
+            "print(json.dumps({'token': c.link_token, 'pk': p.pk, 'name': p.display_name,"
+            " 'code': p.picture_code}))"
+        ).splitlines()[-1]
+    )
+    context = browser.new_context(
+        viewport=PORTRAIT, has_touch=True, locale="fr-FR", reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/practice/{info['token']}/")
+    page.get_by_role("link", name=info["name"], exact=True).click()
+    page.wait_for_url("**/pupil/**")
+    first, second = info["code"]
+    page.locator(f'button[name="pick"][value="{first}"]').click()
+    page.locator(".pick-slot.filled").first.wait_for()
+    page.locator(f'button[name="pick"][value="{second}"]').click()
+    page.wait_for_url("**/practice/setup/")
+    page.screenshot(path=str(screenshots / "practice-setup-768x1024.png"), full_page=True)
+    page.get_by_role("button", name=re.compile("C'est parti")).click()
+    page.wait_for_url("**/table/**")
+    # The same practice session, at a second table in 3-button mode with one
+    # white card each (the teacher's options form is tested elsewhere).
+
+    table_id = json.loads(server.shell(CHOICE_TABLE.format(pk=info["pk"])).splitlines()[-1])
+    page.goto(f"{server.url}/table/{table_id}/")
+    page.locator(".cg-total-value").wait_for()
+    main = page.locator("#table-main")
+    chose = False
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and "Partie terminée" not in main.inner_text():
+        cards = main.locator(".cg-hand button.cg-card:not([disabled])")
+        if main.locator(".cg-myturn").count() == 0 or cards.count() == 0:
+            page.wait_for_timeout(150)
+            continue
+        total = int(main.locator(".cg-total-value").inner_text().strip())
+        numbers = main.locator(
+            '.cg-hand button.cg-card:not([disabled]):is([data-kind="add"], [data-kind="sub"])'
+        )
+        card = numbers.first if numbers.count() else cards.first
+        kind, value = card.get_attribute("data-kind"), int(card.get_attribute("data-value") or 0)
+        card_id = card.get_attribute("data-card")
+        card.click()
+        panel = main.locator(".cg-panel")
+        panel.wait_for(timeout=10_000)
+        if panel.locator(".cg-choices").count():
+            buttons = panel.locator(".cg-choice")
+            assert buttons.count() == 3
+            # Total, chosen card, the three answers and the hand: one screen.
+            assert _in_view(page, ".cg-total-value, .cg-choices, .cg-hand .cg-card")
+            if not chose:
+                chose = True
+                page.screenshot(path=str(screenshots / "chasse-choice-768x1024.png"))
+            answer = total + value if kind == "add" else total - value
+            panel.get_by_role("button", name=str(answer), exact=True).click()
+        else:
+            panel.locator(".cg-play").click()
+        page.locator(f'.cg-hand [data-card="{card_id}"]').wait_for(state="detached", timeout=10_000)
+    assert "Partie terminée" in main.inner_text(), "the game never ended"
+    assert chose, "never saw the 3-button choice"
+    ranking = main.locator(".cg-ranking")
+    ranking.wait_for()
+    assert ranking.locator(".cg-rank").count() == 2
+    # A practising pupil steers their own table: "Rejouer", also on a fresh load.
+    page.reload()
+    page.locator(".cg-ranking").get_by_role("button", name=re.compile("Rejouer")).wait_for()
+    page.screenshot(path=str(screenshots / "chasse-game-over-768x1024.png"), full_page=True)
+    page.set_viewport_size(LANDSCAPE)
+    page.screenshot(path=str(screenshots / "chasse-game-over-1280x800.png"), full_page=True)
+    context.close()

@@ -1,14 +1,27 @@
-"""``python manage.py seed_demo``: demo data for a first look. Idempotent."""
+"""``python manage.py seed_demo``: demo data for a first look. Idempotent.
+
+Besides the teacher, the class and an open session, the demo class gets about
+three months of finished sessions (``classroom.demo_history``: real Chasse
+games played by simulated pupils with different profiles), so the reports
+look real on the very first run. The history is written once: a class that
+already has a finished session gets none.
+"""
 
 from __future__ import annotations
 
+import time
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+from django.utils import timezone
 
-from classroom import services
-from classroom.models import Level, SchoolClass
+from classroom import selectors, services
+from classroom.demo_history import default_profiles
+from classroom.management.commands.bench_reports import history_write
+from classroom.models import Level, Pupil, SchoolClass
 from classroom.selectors import open_session_of_class
 
 DEMO_EMAIL = "demo@example.org"
@@ -19,10 +32,52 @@ DEMO_PUPILS = [
     "Gabriel", "Rose", "Raphaël", "Chloé", "Arthur", "Mila", "Louis", "Anna", "Jules", "Zoé",
     "Nino", "Lou", "Hugo", "Emma",
 ]  # fmt: skip
+# ~3 months of school days, two or three lessons a week, ~20 announcements per
+# pupil and lesson: ~14,000 records, written in a few seconds by ``make run``.
+HISTORY_SESSIONS = 30
+HISTORY_PLAYS_PER_SESSION = 20
+HISTORY_SEED = 2026
+# Demo games have no table rows (no replay); their numbers stay far above the
+# ids of real tables so the (table, move, pupil) uniqueness never collides.
+HISTORY_FIRST_TABLE_ID = 1_000_000_000
+
+
+def demo_history_write(*, school_class: SchoolClass) -> int:
+    """Write the demo history once; returns the number of records written (0
+    when the class already has finished sessions). Locks the class so two
+    concurrent runs cannot both write it."""
+    with transaction.atomic():
+        SchoolClass.objects.select_for_update().get(pk=school_class.pk)
+        if school_class.sessions.filter(ended_at__isnull=False).exists():
+            return 0
+        order = {name: i for i, name in enumerate(DEMO_PUPILS)}
+        pupils: list[Pupil] = sorted(
+            school_class.pupils.all(), key=lambda p: (order.get(p.display_name, 99), p.pk)
+        )
+        if not pupils:
+            return 0
+        written = history_write(
+            school_class=school_class,
+            pupils=pupils,
+            sessions=HISTORY_SESSIONS,
+            seed=HISTORY_SEED,
+            first_table_id=HISTORY_FIRST_TABLE_ID + school_class.pk * 10_000,
+            profiles=default_profiles(len(pupils)),
+            end=timezone.localdate() - timedelta(days=1),
+            plays_per_session=HISTORY_PLAYS_PER_SESSION,
+        )
+    # Build the per-session summaries now, so the first report opens fast.
+    selectors.class_summaries(school_class=school_class)
+    return written
 
 
 class Command(BaseCommand):
-    help = "Create (or refresh) the demo teacher, class and session. Safe to run again."
+    help = "Create (or refresh) the demo teacher, class, history and session. Safe to run again."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--no-history", action="store_true", help="Skip the three months of demo history."
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user_model = get_user_model()
@@ -39,6 +94,14 @@ class Command(BaseCommand):
         missing = [name for name in DEMO_PUPILS if name not in existing]
         if missing:
             services.pupils_add(school_class=school_class, names=missing)
+        if not options.get("no_history"):
+            start = time.perf_counter()
+            written = demo_history_write(school_class=school_class)
+            if written:
+                self.stdout.write(
+                    f"Demo history: {written:,} learning records over {HISTORY_SESSIONS} "
+                    f"sessions ({time.perf_counter() - start:.1f} s)"
+                )
         class_session = open_session_of_class(school_class=school_class)
         if class_session is None:
             class_session = services.session_start(
