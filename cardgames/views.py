@@ -38,7 +38,9 @@ def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table, access = _access(request, table_id)
     snap = rendering.snapshot(table.pk)
     assert snap is not None
-    context = rendering.seat_context(snap, access.seat)
+    # Same rule as the socket (TableConsumer._steers): a teacher sees "Rejouer"
+    # on the very first paint, not only after the first live update.
+    context = rendering.seat_context(snap, access.seat, steer=access.is_teacher or access.steers)
     context.update(oob=False, notice="", ws_url=f"/ws/table/{table.pk}/", access=access)
     return render(request, "cardgames/table.html", context)
 

@@ -393,7 +393,7 @@ def explain_move(
                     "card": card_label(card),
                     "sum": sum_text(event.get("before"), card, event.get("after")),
                 }
-                lines.append({"kind": "info", "icon": "🃏", "text": text})
+                lines.append({"kind": "info", "icon": "🎴", "text": text})
         elif kind == "card_discarded":
             text = (
                 gettext("Aucune carte ne pouvait être jouée : tu défausses %(card)s.")
