@@ -156,7 +156,7 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
         else:
             context["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
     template = (
-        "classroom/practice/_pictures.html"
+        "classroom/join/_pictures.html"
         if getattr(request, "htmx", False)
         else "classroom/practice/pictures.html"
     )
