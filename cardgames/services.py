@@ -596,6 +596,45 @@ def _due_moves(
     return [], at
 
 
+@dataclass
+class _Pending:
+    table: Table
+    game_state: GameState
+    engine: Any
+    state: Any
+    seats: list[Seat]
+    now: datetime
+    due: list[tuple[int, bool]]
+    next_due: datetime | None
+
+
+def _pending_moves(table_id: int) -> _Pending | None:
+    """Read a playing table and the moves due now (bots, timeouts); ``None``
+    when the table is gone, not playing, or over. Shared by ``bot_turns`` and
+    ``table_next_due`` so both judge "due" from the same read."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.status != Table.Status.PLAYING:
+        return None
+    game_state = GameState.objects.filter(table=table).first()
+    if game_state is None:
+        return None
+    engine = engines.get(table.game)
+    state = engine.from_json(game_state.state)
+    if engine.is_over(state):
+        return None
+    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    now = timezone.now()
+    due, next_due = _due_moves(
+        table=table,
+        engine=engine,
+        state=state,
+        seats=seats,
+        started=game_state.turn_started_at,
+        now=now,
+    )
+    return _Pending(table, game_state, engine, state, seats, now, due, next_due)
+
+
 def bot_turns(*, table_id: int) -> datetime | None:
     """Play every bot move that is due at ``table_id``: a bot seat whose think
     time has come, or a pupil whose turn timer ran out (then the seat's bot level
@@ -605,26 +644,16 @@ def bot_turns(*, table_id: int) -> datetime | None:
     version, so two runs racing each other (two workers, a reconnect) apply it
     once. Returns when the table next needs a run, or ``None``."""
     for _attempt in range(MAX_BOT_MOVES_PER_CALL):
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None or table.status != Table.Status.PLAYING:
+        pending = _pending_moves(table_id)
+        if pending is None:
             return None
-        game_state = GameState.objects.filter(table=table).first()
-        if game_state is None:
-            return None
-        engine = engines.get(table.game)
-        state = engine.from_json(game_state.state)
-        if engine.is_over(state):
-            return None
-        seats = list(Seat.objects.filter(table=table).order_by("index"))
-        now = timezone.now()
-        due, next_due = _due_moves(
-            table=table,
-            engine=engine,
-            state=state,
-            seats=seats,
-            started=game_state.turn_started_at,
-            now=now,
+        table, game_state, engine, state = (
+            pending.table,
+            pending.game_state,
+            pending.engine,
+            pending.state,
         )
+        seats, now, due, next_due = pending.seats, pending.now, pending.due, pending.next_due
         if not due:
             return next_due
         played = False
@@ -671,27 +700,10 @@ def _earliest_think(table_id: int) -> datetime | None:
 def table_next_due(*, table_id: int) -> datetime | None:
     """When the table next needs the scheduler, read from the database only, so
     any connect after a restart can reschedule a table that waits on a bot."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or table.status != Table.Status.PLAYING:
+    pending = _pending_moves(table_id)
+    if pending is None:
         return None
-    game_state = GameState.objects.filter(table=table).first()
-    if game_state is None:
-        return None
-    engine = engines.get(table.game)
-    state = engine.from_json(game_state.state)
-    if engine.is_over(state):
-        return None
-    seats = list(Seat.objects.filter(table=table).order_by("index"))
-    now = timezone.now()
-    due, next_due = _due_moves(
-        table=table,
-        engine=engine,
-        state=state,
-        seats=seats,
-        started=game_state.turn_started_at,
-        now=now,
-    )
-    return now if due else next_due
+    return pending.now if pending.due else pending.next_due
 
 
 def _set_status(*, table: Table, status: str, allowed_from: tuple[str, ...]) -> Table:
