@@ -8,6 +8,8 @@ lands on the right step: the state lives in the Django session.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classroom import access, ratelimit, selectors, services
-from classroom.models import ClassSession, SchoolClass
+from classroom.models import ClassSession, Pupil, SchoolClass
 from classroom.pictures import CODE_LENGTH, all_pictures, avatar_url, picture
 from classroom.views import table_url
 
@@ -145,19 +147,14 @@ def join_names(request: HttpRequest) -> HttpResponse:
     )
 
 
-# ------------------------------------------------------------------ step 3
-def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
-    """Two taps on pictures. The first is carried in a hidden field; the second
-    submits the code. The session key is cycled on success (a tablet that was
-    someone else a minute ago keeps nothing of them)."""
-    class_session, pupil = access.access_join_pupil(request.session, pupil_id)
-    if access.logged_pupil(request.session) is not None:
-        return redirect("classroom:lobby")
+def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], bool]:
+    """The two-picture pad shared by the lesson's join and solo practice: read
+    the taps, check a complete code (a card locks after too many wrong tries,
+    never the IP), and say whether the pupil got in. Returns the pad's context."""
     picks = [int(p) for p in request.POST.getlist("pick") if p.isdigit() and int(p) < 9][
         :CODE_LENGTH
     ]
-    context: dict[str, object] = {
-        "class_session": class_session,
+    pad: dict[str, Any] = {
         "pupil": pupil,
         "avatar_url": avatar_url(pupil.avatar),
         "pictures": all_pictures(),
@@ -168,16 +165,31 @@ def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
     }
     if services.pupil_is_locked(pupil):
         result = services.pupil_check_code(pupil=pupil, code=[])
-        context.update(picks=[], locked_seconds=result.seconds_left)
+        pad.update(picks=[], locked_seconds=result.seconds_left)
     elif request.method == "POST" and len(picks) == CODE_LENGTH:
         result = services.pupil_check_code(pupil=pupil, code=picks)
         if result.ok:
-            return _log_in(request, class_session, pupil)
-        context["picks"] = []
+            return pad, True
+        pad["picks"] = []
         if result.locked:
-            context["locked_seconds"] = result.seconds_left
+            pad["locked_seconds"] = result.seconds_left
         else:
-            context["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
+            pad["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
+    return pad, False
+
+
+# ------------------------------------------------------------------ step 3
+def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    """Two taps on pictures. The first is carried in a hidden field; the second
+    submits the code. The session key is cycled on success (a tablet that was
+    someone else a minute ago keeps nothing of them)."""
+    class_session, pupil = access.access_join_pupil(request.session, pupil_id)
+    if access.logged_pupil(request.session) is not None:
+        return redirect("classroom:lobby")
+    pad, ok = picture_pad(request, pupil)
+    if ok:
+        return _log_in(request, class_session, pupil)
+    context: dict[str, object] = {"class_session": class_session, **pad}
     template = (
         "classroom/join/_pictures.html"
         if getattr(request, "htmx", False)
@@ -186,10 +198,7 @@ def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _log_in(request: HttpRequest, class_session: ClassSession, pupil: object) -> HttpResponse:
-    from classroom.models import Pupil
-
-    assert isinstance(pupil, Pupil)
+def _log_in(request: HttpRequest, class_session: ClassSession, pupil: Pupil) -> HttpResponse:
     request.session.cycle_key()
     request.session.pop(access.JOIN_SESSION_KEY, None)
     request.session["player_key"] = pupil.player_key

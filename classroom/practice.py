@@ -26,8 +26,9 @@ from cardgames import services as cardgames_services
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from classroom import access, services
+from classroom.join_views import picture_pad
 from classroom.models import ClassSession, Pupil, SchoolClass
-from classroom.pictures import CODE_LENGTH, all_pictures, avatar_url, picture
+from classroom.pictures import avatar_url
 
 GAME = "chasse"
 PRACTICE_PUPIL_KEY = "practice_pupil_id"
@@ -120,41 +121,22 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
     pupil = Pupil.objects.filter(pk=pupil_id, school_class=school_class).first()
     if pupil is None:
         raise Http404(access.NOT_FOUND)
-    picks = [int(p) for p in request.POST.getlist("pick") if p.isdigit() and int(p) < 9][
-        :CODE_LENGTH
-    ]
-    pad_url = reverse("classroom:practice_pupil", args=[link_token, pupil.pk])
+    pad, ok = picture_pad(request, pupil)
+    if ok:
+        request.session.cycle_key()
+        request.session[PRACTICE_PUPIL_KEY] = pupil.pk
+        target = reverse("classroom:practice_setup")
+        if getattr(request, "htmx", False):
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = target
+            return response
+        return redirect(target)
     context: dict[str, Any] = {
         "school_class": school_class,
-        "pupil": pupil,
         "link_token": link_token,
-        "pad_url": pad_url,
-        "avatar_url": avatar_url(pupil.avatar),
-        "pictures": all_pictures(),
-        "picks": [picture(i) for i in picks],
-        "slots": range(CODE_LENGTH),
-        "error": "",
-        "locked_seconds": 0,
+        "pad_url": reverse("classroom:practice_pupil", args=[link_token, pupil.pk]),
+        **pad,
     }
-    if services.pupil_is_locked(pupil):
-        result = services.pupil_check_code(pupil=pupil, code=[])
-        context.update(picks=[], locked_seconds=result.seconds_left)
-    elif request.method == "POST" and len(picks) == CODE_LENGTH:
-        result = services.pupil_check_code(pupil=pupil, code=picks)
-        if result.ok:
-            request.session.cycle_key()
-            request.session[PRACTICE_PUPIL_KEY] = pupil.pk
-            target = reverse("classroom:practice_setup")
-            if getattr(request, "htmx", False):
-                response = HttpResponse(status=204)
-                response["HX-Redirect"] = target
-                return response
-            return redirect(target)
-        context["picks"] = []
-        if result.locked:
-            context["locked_seconds"] = result.seconds_left
-        else:
-            context["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
     template = (
         "classroom/join/_pictures.html"
         if getattr(request, "htmx", False)

@@ -7,12 +7,9 @@ one rule. In the first round a card's id is its index in ``chasse.FACES``.
 
 from __future__ import annotations
 
-import ast
 import json
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -1189,21 +1186,6 @@ def test_property_7_bots_beat_chance() -> None:
 # --------------------------------------------------------------------------- #
 # Purity.
 # --------------------------------------------------------------------------- #
-
-
-def test_module_imports_only_the_standard_library() -> None:
-    tree = ast.parse(Path(chasse.__file__).read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            roots = [alias.name.split(".")[0] for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                continue
-            roots = [(node.module or "").split(".")[0]]
-        else:
-            continue
-        for root in roots:
-            assert root == "__future__" or root in sys.stdlib_module_names, root
 
 
 def test_registry_finds_the_engine() -> None:

@@ -7,19 +7,15 @@ Positions are built by hand with ``arrange``: a card is named by its face
 
 from __future__ import annotations
 
-import ast
 import json
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardgames.engines import pinocchio
 from cardgames.engines.base import IllegalAction, play_bots, shared_win
 from cardgames.engines.pinocchio import (
     ALL_FACES,
@@ -1098,21 +1094,6 @@ def test_property_7_bots_beat_chance() -> None:
 # --------------------------------------------------------------------------- #
 # Purity and registry.
 # --------------------------------------------------------------------------- #
-
-
-def test_module_imports_only_the_standard_library() -> None:
-    tree = ast.parse(Path(pinocchio.__file__).read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            roots = [alias.name.split(".")[0] for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                continue
-            roots = [(node.module or "").split(".")[0]]
-        else:
-            continue
-        for root in roots:
-            assert root == "__future__" or root in sys.stdlib_module_names, root
 
 
 def test_registry_finds_the_engine() -> None:
