@@ -90,7 +90,9 @@ def get_str(data: dict[str, Any], key: str, allowed: Iterable[str]) -> str:
     return value
 
 
-def get_int_list(data: dict[str, Any], key: str, *, min_len: int = 1, max_len: int = 4) -> list[int]:
+def get_int_list(
+    data: dict[str, Any], key: str, *, min_len: int = 1, max_len: int = 4
+) -> list[int]:
     value = data.get(key)
     if not isinstance(value, list):
         raise malformed(f"The field '{key}' must be a list.")
@@ -126,6 +128,24 @@ def rng_from_json(data: Sequence[Any]) -> random.Random:
     rng = random.Random()
     rng.setstate((data[0], tuple(data[1]), data[2]))
     return rng
+
+
+def copy_log(log: Iterable[Event]) -> list[Event]:
+    """A copy of an event log that shares nothing mutable with the original.
+    Events hold scalars or one level of dicts and lists (a card, a list of
+    seats), so a one-level copy is a full copy, far cheaper than ``deepcopy``
+    on long logs."""
+    return [
+        {
+            key: dict(value)
+            if isinstance(value, dict)
+            else list(value)
+            if isinstance(value, list)
+            else value
+            for key, value in event.items()
+        }
+        for event in log
+    ]
 
 
 def visible_to(event: Event, seat: int | None) -> bool:
@@ -334,7 +354,9 @@ def play_bots(
             order_rng.shuffle(candidates)
         else:
             current = engine.view(state, None)["current_seat"]
-            candidates = [] if current is None else [(current, engine.legal_actions(state, current))]
+            candidates = (
+                [] if current is None else [(current, engine.legal_actions(state, current))]
+            )
         chosen: tuple[int, Action] | None = None
         for seat, legal in candidates:
             if not legal:
