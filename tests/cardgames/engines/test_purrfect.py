@@ -34,6 +34,7 @@ from cardgames.engines.purrfect import (
     PurrfectState,
     card_cat,
 )
+from tests.cardgames.engines import properties
 
 PLAYER_COUNTS = range(ENGINE.min_players, ENGINE.max_players + 1)
 # Keys under which a card id may appear in a view or an event; any other key
@@ -46,7 +47,7 @@ KNOWN_KEYS = CARD_KEYS | {
     "can_claim", "offer", "seats", "from", "claimant", "stalled", "best_counts", "paws_gained",
     "ranking",
 }  # fmt: skip
-SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = properties.property_settings(12)
 
 
 # --------------------------------------------------------------------------- #
@@ -80,11 +81,7 @@ def cards_of(state: PurrfectState, seat: int, cat: int, count: int) -> list[int]
 
 
 def refused(state: PurrfectState, seat: Any, action: Any) -> str:
-    before = json.dumps(ENGINE.to_json(state))
-    with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, seat, action)
-    assert json.dumps(ENGINE.to_json(state)) == before
-    return error.value.code
+    return properties.refused(ENGINE, state, seat, action)
 
 
 def card_ids(data: Any) -> list[int]:
