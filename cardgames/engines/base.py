@@ -1,4 +1,4 @@
-"""The engine contract shared by every card game (see ``shared/ENGINE_API.md``).
+"""The engine contract shared by every card game (see ``docs/architecture.md``).
 
 An engine is a small, pure, deterministic object in the spirit of OpenSpiel's
 ``python/games``: the rules, the legal actions, ``apply`` and the per-seat
@@ -26,6 +26,8 @@ OptionSpec = dict[str, Any]
 Bot = Callable[[View, list[Action], random.Random, list[Event]], Action | None]
 
 BOT_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+# A seat whose level is unknown (or not said) plays at this level.
+DEFAULT_BOT_LEVEL = "medium"
 
 # A cap on anything a client may put in an action: lists longer than this, or
 # integers larger than this, are malformed whatever the game.
@@ -175,7 +177,7 @@ S = TypeVar("S", bound=BaseState)
 
 
 class Engine(ABC, Generic[S]):
-    """The contract of ``ENGINE_API.md``. Subclasses fill in the rules."""
+    """The contract of ``docs/architecture.md``. Subclasses fill in the rules."""
 
     name: ClassVar[str]
     min_players: ClassVar[int]
@@ -332,7 +334,7 @@ def play_bots(
     max_actions: int = 100_000,
     on_action: Callable[[S, int, Action, list[Event]], None] | None = None,
 ) -> PlayedGame[S]:
-    """Play a bot-only game to the end, as ``ENGINE_API.md`` describes.
+    """Play a bot-only game to the end, as ``docs/architecture.md`` describes.
 
     Each bot gets only its own view and its own history. Histories are kept
     incrementally (events are appended as ``apply`` returns them) so a long game

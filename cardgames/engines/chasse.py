@@ -1,4 +1,4 @@
-"""La Chasse aux Souris: the project's central game (``shared/rules/chasse-aux-souris.md``).
+"""La Chasse aux Souris: the project's central game (``docs/rules/chasse.md``).
 
 Every play moves a running total and the pupil announces the new total, so the
 engine is really a mental-arithmetic exercise with a card game around it.

@@ -1,6 +1,6 @@
 """Picktura: collect the quarters of twelve artworks and exhibit them.
 
-Rules: ``shared/rules/picktura.md`` (from ``seeds/001``). Where the sheet leaves
+Rules: ``docs/rules/picktura.md``. Where the sheet leaves
 room, this module decides:
 
 * **Card ids** are fixed: ``0..47`` are the artwork cards (``artwork = id // 4 + 1``,

@@ -1,6 +1,6 @@
 """Pinocchio: a bluffing game where every lie may cost you a nose.
 
-Rules: ``shared/rules/pinocchio.md`` (from ``seeds/004``). The points where the
+Rules: ``docs/rules/pinocchio.md``. The points where the
 sheet is silent and this module decides:
 
 * **Card ids are assigned before the shuffle** (``id = garment * 9 + colour * 3

@@ -1,6 +1,6 @@
 """Purrfect: everybody trades hidden cat cards at the same time to collect nine of one cat.
 
-The rules are ``shared/rules/purrfect.md`` (French and German rule books plus the
+The rules are ``docs/rules/purrfect.md`` (French and German rule books plus the
 house rules). The game has no turns, so the engine answers ``legal_actions`` for
 any seat at any moment and the table is kept honest by three devices instead of
 a clock: one open offer per seat, locked offered cards, and the ``round_actions``

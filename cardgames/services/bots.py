@@ -15,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from cardgames import engines
-from cardgames.engines.base import BOT_LEVELS
+from cardgames.engines.base import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from cardgames.models import GameState, Seat, Table
 from cardgames.services.errors import ActionRefused
 from cardgames.services.moves import action_submit
@@ -26,7 +26,6 @@ logger = logging.getLogger(__name__)
 # How many bot moves one ``bot_turns`` call may play before handing back to the
 # scheduler: a bot-only table with no delay still yields now and then.
 MAX_BOT_MOVES_PER_CALL = 500
-DEFAULT_LEVEL = "medium"
 
 
 @dataclass
@@ -73,7 +72,7 @@ def _bot_move(*, pending: _Pending, index: int, timed_out: bool) -> bool:
     if not legal:
         return False
     rng = random.Random(f"{pending.table.seed}:{index}:{game_state.version}")
-    bot = engine.bot(seat.bot_level if seat.bot_level in BOT_LEVELS else DEFAULT_LEVEL)
+    bot = engine.bot(seat.bot_level if seat.bot_level in BOT_LEVELS else DEFAULT_BOT_LEVEL)
     action = bot(engine.view(state, index), legal, rng, engine.history(state, index))
     if action is None:
         Seat.objects.filter(pk=seat.pk).update(next_think_at=pending.now + bot_delay())

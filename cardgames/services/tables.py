@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardgames import engines, ui
+from cardgames.engines.base import DEFAULT_BOT_LEVEL
 from cardgames.models import GameState, Seat, Table
 from cardgames.services.notify import table_changed, table_notify
 from cardgames.services.turns import events_record, turn_arm
@@ -28,7 +29,7 @@ class SeatSpec:
     display_name: str
     avatar: str = ""
     is_bot: bool = False
-    bot_level: str = "medium"
+    bot_level: str = DEFAULT_BOT_LEVEL
 
 
 def bot_seat(*, level: str, number: int) -> SeatSpec:
