@@ -51,8 +51,8 @@ def _refuse_unless_playing(status: str) -> None:
 
 
 def card_choose(*, table: Table, seat: int, card: Any, version: Any) -> dict[str, Any]:
-    """First half of a two-step move (Chasse: the pupil taps a card). Remembers
-    the card and when it was chosen, so ``action_submit`` can split the time into
+    """First half of a two-step move (the pupil taps a card, then says more).
+    Remembers the card and when it was chosen, so ``action_submit`` can split the time into
     thinking (turn start → card) and computing (card → announcement).
 
     Nothing of the game changes, so no table lock: a choice on a stale version is
