@@ -10,4 +10,4 @@ class CardgamesConfig(AppConfig):
         # here keeps services free of any import of the runtime (no import loop).
         from cardgames import runtime, services
 
-        services.scheduler_register(runtime.table_due)
+        services.scheduler_register(scheduler=runtime.table_due)

@@ -298,7 +298,7 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
                 by_bot=move.by_bot,
             )
         finally:
-            table_changed(move.table_id, new_version, next_due)
+            table_changed(table_id=move.table_id, version=new_version, next_due=next_due)
 
     return result, on_commit
 

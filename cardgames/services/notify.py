@@ -23,7 +23,7 @@ Scheduler = Callable[[int, datetime], None]
 _scheduler: Scheduler | None = None
 
 
-def scheduler_register(scheduler: Scheduler | None) -> None:
+def scheduler_register(*, scheduler: Scheduler | None) -> None:
     """Name the function that runs a table's due moves at a given time
     (``None``: nobody, e.g. a script that plays bots itself)."""
     global _scheduler
@@ -35,7 +35,7 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_notify(table_id: int, message: dict[str, Any]) -> None:
+def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
     """Send to the table's group from synchronous code (services run in a thread)."""
     layer = get_channel_layer()
     if layer is None:  # pragma: no cover - a channel layer is always configured
@@ -51,14 +51,14 @@ def table_notify(table_id: int, message: dict[str, Any]) -> None:
         logger.exception("group_send failed for table %s", table_id)
 
 
-def table_due(table_id: int, at: datetime | None) -> None:
+def table_due(*, table_id: int, at: datetime | None) -> None:
     """Say when the table next needs its bots or turn timer run (``None``: never)."""
     if at is not None and _scheduler is not None:
         _scheduler(table_id, at)
 
 
-def table_changed(table_id: int, version: int, next_due: datetime | None) -> None:
+def table_changed(*, table_id: int, version: int, next_due: datetime | None) -> None:
     """After a commit: every screen of the table redraws, and the next due move
     is scheduled."""
-    table_notify(table_id, {"type": "table.changed", "version": version})
-    table_due(table_id, next_due)
+    table_notify(table_id=table_id, message={"type": "table.changed", "version": version})
+    table_due(table_id=table_id, at=next_due)

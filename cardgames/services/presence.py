@@ -18,7 +18,9 @@ def seat_presence(*, table_id: int, seat: int, delta: int) -> None:
     Seat.objects.filter(table_id=table_id, index=seat).update(
         connections=Greatest(F("connections") + delta, Value(0)), last_seen_at=timezone.now()
     )
-    transaction.on_commit(lambda: table_notify(table_id, {"type": "table.presence", "seat": seat}))
+    transaction.on_commit(
+        lambda: table_notify(table_id=table_id, message={"type": "table.presence", "seat": seat})
+    )
 
 
 def tables_close_sockets(*, table_ids: list[int], reason: str = "") -> None:
@@ -28,6 +30,6 @@ def tables_close_sockets(*, table_ids: list[int], reason: str = "") -> None:
 
     def send() -> None:
         for table_id in table_ids:
-            table_notify(table_id, {"type": "table.close", "reason": reason})
+            table_notify(table_id=table_id, message={"type": "table.close", "reason": reason})
 
     transaction.on_commit(send)

@@ -118,8 +118,8 @@ def seat_assign(*, table: Table, index: int, spec: SeatSpec) -> Seat:
         )
 
     def after() -> None:
-        table_notify(locked.pk, {"type": "table.seats_changed"})
-        table_changed(locked.pk, version, next_due)
+        table_notify(table_id=locked.pk, message={"type": "table.seats_changed"})
+        table_changed(table_id=locked.pk, version=version, next_due=next_due)
 
     transaction.on_commit(after)
     return seat
@@ -147,7 +147,7 @@ def table_start(*, table: Table) -> GameState:
     locked.save(update_fields=["status", "started_at"])
     table.status, table.started_at = locked.status, locked.started_at
     next_due = turn_arm(table=locked, engine=engine, state=state, now=now)
-    transaction.on_commit(lambda: table_changed(locked.pk, 0, next_due))
+    transaction.on_commit(lambda: table_changed(table_id=locked.pk, version=0, next_due=next_due))
     return game_state
 
 
@@ -176,7 +176,9 @@ def _status_set(*, table: Table, status: str, allowed_from: tuple[str, ...]) -> 
         elif status != Table.Status.PLAYING:
             Seat.objects.filter(table=locked).update(next_think_at=None)
         version = game_state.version if game_state is not None else 0
-        transaction.on_commit(lambda: table_changed(locked.pk, version, next_due))
+        transaction.on_commit(
+            lambda: table_changed(table_id=locked.pk, version=version, next_due=next_due)
+        )
     table.status = locked.status
     table.finished_at = locked.finished_at
     return locked
