@@ -221,8 +221,8 @@ def _choices_clear(*, table_id: int, seats: list[Seat]) -> None:
 
 def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], None]]:
     """``action_submit`` inside its transaction, step by step: lock and check,
-    apply, save (state, events, move), re-arm the turn. Returns the result and
-    what to send once committed."""
+    apply, record, re-arm the turn. Returns the result and what to send once
+    committed."""
     locked = _lock_table(move.table_id)
     _refuse_unless_playing(locked.status)
     engine = move.engine
@@ -241,8 +241,63 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
         raise ActionRefused(exc.code, game=game) from exc
 
     now = timezone.now()
+    think_ms, compute_ms = _move_record(
+        move=move, state=state, game_state=game_state, seat_row=seat_row, events=events, now=now
+    )
+    _choices_clear(table_id=move.table_id, seats=seats)
+    over = engine.is_over(state)
+    if over:
+        locked.status = Table.Status.FINISHED
+        locked.finished_at = now
+        locked.save(update_fields=["status", "finished_at"])
+    next_due = turn_arm(table=locked, engine=engine, state=state, now=now, seats=seats)
+    result = ActionResult(
+        table_id=move.table_id,
+        seat=move.seat,
+        version=game_state.version + 1,
+        events=events,
+        think_ms=think_ms,
+        compute_ms=compute_ms,
+        timed_out=move.timed_out,
+        by_bot=move.by_bot,
+        over=over,
+    )
+    player = seat_row.player_key
+
+    def on_commit() -> None:
+        try:
+            actions_applied.send_robust(
+                sender=Table,
+                table=locked,
+                seat=move.seat,
+                player_key=player,
+                action=move.action,
+                events=events,
+                version=result.version,
+                view_before=view_before,
+                timings={"think_ms": think_ms, "compute_ms": compute_ms},
+                timed_out=move.timed_out,
+                by_bot=move.by_bot,
+            )
+        finally:
+            table_changed(table_id=move.table_id, version=result.version, next_due=next_due)
+
+    return result, on_commit
+
+
+def _move_record(
+    *,
+    move: _Move,
+    state: Any,
+    game_state: GameState,
+    seat_row: Seat,
+    events: list[dict[str, Any]],
+    now: datetime,
+) -> tuple[int | None, int | None]:
+    """Write the applied move: the new state (compare-and-set), its events, and
+    the Move row with its server-measured (think_ms, compute_ms), returned."""
     new_version = game_state.version + 1
-    _state_save(move=move, engine=engine, state=state, game_state=game_state, now=now)
+    _state_save(move=move, state=state, game_state=game_state, now=now)
     last_seq = GameEvent.objects.filter(table_id=move.table_id).aggregate(m=Max("seq"))["m"]
     events_record(
         table_id=move.table_id,
@@ -262,54 +317,14 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
         think_ms=think_ms,
         compute_ms=compute_ms,
     )
-    _choices_clear(table_id=move.table_id, seats=seats)
-    over = engine.is_over(state)
-    if over:
-        locked.status = Table.Status.FINISHED
-        locked.finished_at = now
-        locked.save(update_fields=["status", "finished_at"])
-    next_due = turn_arm(table=locked, engine=engine, state=state, now=now, seats=seats)
-    result = ActionResult(
-        table_id=move.table_id,
-        seat=move.seat,
-        version=new_version,
-        events=events,
-        think_ms=think_ms,
-        compute_ms=compute_ms,
-        timed_out=move.timed_out,
-        by_bot=move.by_bot,
-        over=over,
-    )
-    player = seat_row.player_key
-
-    def on_commit() -> None:
-        try:
-            actions_applied.send_robust(
-                sender=Table,
-                table=locked,
-                seat=move.seat,
-                player_key=player,
-                action=move.action,
-                events=events,
-                version=new_version,
-                view_before=view_before,
-                timings={"think_ms": think_ms, "compute_ms": compute_ms},
-                timed_out=move.timed_out,
-                by_bot=move.by_bot,
-            )
-        finally:
-            table_changed(table_id=move.table_id, version=new_version, next_due=next_due)
-
-    return result, on_commit
+    return think_ms, compute_ms
 
 
-def _state_save(
-    *, move: _Move, engine: Any, state: Any, game_state: GameState, now: datetime
-) -> None:
+def _state_save(*, move: _Move, state: Any, game_state: GameState, now: datetime) -> None:
     """The compare-and-set: whatever the database's locking, only one writer
     turns version v into v + 1; the loser is told its screen was stale."""
     updated = GameState.objects.filter(table_id=move.table_id, version=game_state.version).update(
-        state=engine.to_json(state),
+        state=move.engine.to_json(state),
         version=game_state.version + 1,
         turn_started_at=now,
         updated_at=now,
