@@ -1,4 +1,4 @@
-"""The engine contract shared by every card game (see ``docs/architecture.md``).
+"""The engine contract shared by every card game (see ``docs/engine-contract.md``).
 
 An engine is a small, pure, deterministic object in the spirit of OpenSpiel's
 ``python/games``: the rules, the legal actions, ``apply`` and the per-seat
@@ -177,7 +177,7 @@ S = TypeVar("S", bound=BaseState)
 
 
 class Engine(ABC, Generic[S]):
-    """The contract of ``docs/architecture.md``. Subclasses fill in the rules."""
+    """The contract of ``docs/engine-contract.md``. Subclasses fill in the rules."""
 
     name: ClassVar[str]
     min_players: ClassVar[int]
@@ -334,7 +334,7 @@ def play_bots(
     max_actions: int = 100_000,
     on_action: Callable[[S, int, Action, list[Event]], None] | None = None,
 ) -> PlayedGame[S]:
-    """Play a bot-only game to the end, as ``docs/architecture.md`` describes.
+    """Play a bot-only game to the end, as ``docs/engine-contract.md`` describes.
 
     Each bot gets only its own view and its own history. Histories are kept
     incrementally (events are appended as ``apply`` returns them) so a long game

@@ -1,6 +1,6 @@
 """Helpers shared by the four engines' property tests (not collected: the file
 name does not start with ``test_``). The properties themselves are listed in
-``docs/architecture.md``; each engine's test file keeps its own positions and
+``docs/engine-contract.md``; each engine's test file keeps its own positions and
 random moves, and reaches for these for what is the same in every game.
 """
 

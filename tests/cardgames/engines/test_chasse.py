@@ -1,5 +1,5 @@
 """La Chasse aux Souris: one test per rule of ``docs/rules/chasse.md``,
-then the properties of ``docs/architecture.md`` for every player count.
+then the properties of ``docs/engine-contract.md`` for every player count.
 
 Positions are built by hand with ``arrange`` so each rule test asserts exactly
 one rule. In the first round a card's id is its index in ``chasse.FACES``.
@@ -903,7 +903,7 @@ def test_bot_levels_are_checked() -> None:
 
 
 # --------------------------------------------------------------------------- #
-# Properties of docs/architecture.md, for every player count.
+# Properties of docs/engine-contract.md, for every player count.
 # --------------------------------------------------------------------------- #
 
 option_sets = st.fixed_dictionaries(

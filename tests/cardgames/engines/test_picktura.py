@@ -1,5 +1,5 @@
 """Picktura: one test per rule of ``docs/rules/picktura.md``, then the
-properties of ``docs/architecture.md`` for every player count (2, 3 and 4)."""
+properties of ``docs/engine-contract.md`` for every player count (2, 3 and 4)."""
 
 from __future__ import annotations
 
@@ -791,7 +791,7 @@ def test_malformed_actions_are_refused_cleanly(bad: Any) -> None:
 
 
 # --------------------------------------------------------------------------- #
-# Properties (docs/architecture.md 1-7), for every player count
+# Properties (docs/engine-contract.md 1-7), for every player count
 # --------------------------------------------------------------------------- #
 
 

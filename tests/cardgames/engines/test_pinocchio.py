@@ -1,5 +1,5 @@
 """Pinocchio: one test per rule of ``docs/rules/pinocchio.md``, then the
-properties of ``docs/architecture.md`` for every player count.
+properties of ``docs/engine-contract.md`` for every player count.
 
 Positions are built by hand with ``arrange``: a card is named by its face
 (``cid("bonnet", "rouge")``) and each pile lists its cards in drawing order.
@@ -842,7 +842,7 @@ def test_bot_levels_are_checked() -> None:
 
 
 # --------------------------------------------------------------------------- #
-# Properties of docs/architecture.md, for every player count.
+# Properties of docs/engine-contract.md, for every player count.
 # --------------------------------------------------------------------------- #
 
 

@@ -1,5 +1,5 @@
 """Purrfect: one test per rule of ``docs/rules/purrfect.md``, then the seven
-properties of ``docs/architecture.md`` (Hypothesis) for every player count, and a
+properties of ``docs/engine-contract.md`` (Hypothesis) for every player count, and a
 state machine that interleaves legal and illegal actions from every seat."""
 
 from __future__ import annotations
@@ -760,7 +760,7 @@ def test_bots_wait_or_act_but_a_table_of_bots_always_has_someone_acting() -> Non
 
 
 # --------------------------------------------------------------------------- #
-# Properties 1-7 (docs/architecture.md)
+# Properties 1-7 (docs/engine-contract.md)
 # --------------------------------------------------------------------------- #
 
 
