@@ -96,9 +96,7 @@ REFUSALS: dict[str, Promise] = {
     "game_over": _("La partie est terminée."),
 }
 
-
-def refusal_message(code: str) -> str:
-    return generic.refusal_message(code, REFUSALS)
+refusal_message = generic.refusal_wording(REFUSALS)
 
 
 def _int_field(data: Mapping[str, Any], key: str) -> int:

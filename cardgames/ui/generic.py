@@ -7,8 +7,9 @@ input (a forged action is just refused).
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import Promise
@@ -41,6 +42,12 @@ RUNTIME_REFUSALS: dict[str, Promise] = {
 # to a child.
 DEFAULT_REFUSAL = gettext_lazy("Ce coup n'est pas possible.")
 REFUSALS: dict[str, Promise] = {}
+
+
+def refusal_wording(refusals: Mapping[str, Promise]) -> Callable[[str], str]:
+    """A game UI's ``refusal_message``: its own ``refusals`` first, then the
+    runtime's sentences."""
+    return functools.partial(refusal_message, refusals=refusals)
 
 
 def refusal_message(code: str, refusals: Mapping[str, Promise] | None = None) -> str:

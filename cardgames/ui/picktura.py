@@ -1,6 +1,5 @@
-"""Picktura: the game's UI. Until its own screen exists, the table is drawn by
-the generic adapter; the refusals are already worded for a child here, since
-the engine's English messages are for developers (rules: ``docs/rules/picktura.md``)."""
+"""What Picktura says when a move is refused (``docs/rules/picktura.md``); the
+generic adapter draws its table until the game has its own screen."""
 
 from __future__ import annotations
 
@@ -30,6 +29,4 @@ REFUSALS: dict[str, Promise] = {
     "wrong_draw_count": _("Choisis une pile pour chaque carte à piocher."),
 }
 
-
-def refusal_message(code: str) -> str:
-    return generic.refusal_message(code, REFUSALS)
+refusal_message = generic.refusal_wording(REFUSALS)

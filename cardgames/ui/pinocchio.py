@@ -1,6 +1,5 @@
-"""Pinocchio: the game's UI. Until its own screen exists, the table is drawn by
-the generic adapter; the refusals are already worded for a child here, since
-the engine's English messages are for developers (rules: ``docs/rules/pinocchio.md``)."""
+"""Pinocchio in words a child reads: for now the refusals of its engine (the table
+itself is drawn by the generic adapter; rules in ``docs/rules/pinocchio.md``)."""
 
 from __future__ import annotations
 
@@ -17,6 +16,4 @@ REFUSALS: dict[str, Promise] = {
     "respond_first": _("Crois ou mets en doute l'annonce d'avant, d'abord."),
 }
 
-
-def refusal_message(code: str) -> str:
-    return generic.refusal_message(code, REFUSALS)
+refusal_message = generic.refusal_wording(REFUSALS)

@@ -1,6 +1,5 @@
-"""Purrfect: the game's UI. Until its own screen exists, the table is drawn by
-the generic adapter; the refusals are already worded for a child here, since
-the engine's English messages are for developers (rules: ``docs/rules/purrfect.md``)."""
+"""Purrfect's UI. Its table is still drawn by the generic adapter; its refusals
+are already in words a child reads (rules: ``docs/rules/purrfect.md``)."""
 
 from __future__ import annotations
 
@@ -24,6 +23,4 @@ REFUSALS: dict[str, Promise] = {
     "wrong_count": _("Donne exactement autant de cartes que l'offre en demande."),
 }
 
-
-def refusal_message(code: str) -> str:
-    return generic.refusal_message(code, REFUSALS)
+refusal_message = generic.refusal_wording(REFUSALS)
