@@ -26,7 +26,7 @@ class Cartel(TypedDict):
     artist: str
     year: str
     about: Promise
-    credit: Promise
+    credit: str | Promise  # a lazy string: str() it in the pupil's language
 
 
 def cartel(work_id: int) -> Cartel:

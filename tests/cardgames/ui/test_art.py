@@ -48,7 +48,7 @@ def test_every_drawing_is_a_safe_accessible_svg(path: str) -> None:
 
 def test_engine_identifiers_match_the_drawings() -> None:
     assert art.PINOCCHIO_GARMENTS == GARMENTS and art.PINOCCHIO_COLOURS == COLOURS
-    assert art.PURRFECT_CATS == len(CAT_NAMES)
+    assert len(CAT_NAMES) == art.PURRFECT_CATS
     assert [w["number"] for w in ARTWORKS] == list(range(1, art.PICKTURA_WORKS + 1))
 
 

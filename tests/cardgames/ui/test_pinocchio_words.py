@@ -1,4 +1,4 @@
-"""Every garment × colour phrase in every word language, written out by hand.
+"""Every garment and colour phrase in every word language, written out by hand.
 
 The list is literal on purpose: a table bug (a wrong gender, a missing plural)
 shows as one readable line that differs from what a teacher would write.
