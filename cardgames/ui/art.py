@@ -61,7 +61,15 @@ def pinocchio_garment_src(garment: str, colour: str | None = None) -> str:
     return f"img/pinocchio/{garment}.svg#{colour}"
 
 
-def pinocchio_nose_src(long: bool) -> str:
+def pinocchio_nose_src(long: bool | None) -> str:
+    """A short or a long nose; ``None`` gives the stretchable one.
+
+    ``nose.svg`` has ``preserveAspectRatio="none"``: give it a fixed height and a
+    width that grows with the nose count (e.g. ``24px + 12px * noses``), and the
+    wooden nose grows with it. Write the count next to it too.
+    """
+    if long is None:
+        return "img/pinocchio/nose.svg"
     return "img/pinocchio/nose-long.svg" if long else "img/pinocchio/nose-short.svg"
 
 

@@ -38,11 +38,17 @@ def test_pinocchio_garments_contact_sheet(browser: Any, screenshots: Path, tmp_p
         f'<img height="64" src="{static_url(src)}" alt="">'
         for src in (pinocchio_back_src(), pinocchio_nose_src(False), pinocchio_nose_src(True))
     )
+    # nose.svg stretches with the count (preserveAspectRatio="none"): 0, 1, 3 and 6 noses.
+    noses = "".join(
+        f'<img class="nose" style="height:20px;width:{24 + 12 * count}px" src="{static_url(pinocchio_nose_src(None))}" alt="">'
+        for count in (0, 1, 3, 6)
+    )
     body = (rows + f'<h2>niveaux de gris</h2><div class="row">{grey}</div>'
-            f'<h2>sans couleur (currentColor)</h2><div class="row">{plain}{extras}</div>')
+            f'<h2>sans couleur (currentColor)</h2><div class="row">{plain}{extras}</div>'
+            f'<h2>nez qui grandit</h2><div class="row">{noses}</div>')
     page = render(browser, tmp_path, "pinocchio", body, 720, screenshots / "pinocchio-garments.png")
 
-    assert page.locator("img").count() == 15 + 15 + 5 + 3
+    assert page.locator("img").count() == 15 + 15 + 5 + 3 + 4
     assert broken_pictures(page) == []
     for garment in GARMENTS:
         shots = {page.locator(f"img[data-key='{garment}-{c}']").screenshot() for c in (*COLOURS, None)}

@@ -22,7 +22,8 @@ def _all_paths() -> list[str]:
     paths += [art.purrfect_back_src(), art.purrfect_paw_src()]
     paths += [art.pinocchio_garment_src(g, c) for g in GARMENTS for c in COLOURS]
     paths += [art.pinocchio_garment_src(g) for g in GARMENTS]
-    paths += [art.pinocchio_nose_src(False), art.pinocchio_nose_src(True), art.pinocchio_back_src()]
+    paths += [art.pinocchio_nose_src(False), art.pinocchio_nose_src(True), art.pinocchio_nose_src(None)]
+    paths += [art.pinocchio_back_src()]
     paths += [art.picktura_work_src(work["number"]) for work in ARTWORKS]
     paths += [art.picktura_blank_src(), art.picktura_back_src()]
     return paths
