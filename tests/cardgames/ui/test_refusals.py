@@ -1,4 +1,5 @@
-"""Per-game wording lives in each game's UI module, never in the generic code."""
+"""Per-game wording lives in each game's UI module, never in the generic code
+(refusal sentences, the generic modules' sources, bot level words)."""
 
 from __future__ import annotations
 
