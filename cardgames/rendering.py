@@ -104,6 +104,7 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         "version": snap.version,
         "started": snap.state is not None,
         "game_template": adapter.seat_template if seat is not None else adapter.public_template,
+        "game_script": adapter.script,
         "nonce": secrets.token_hex(8),
         "log": [],
         "view": {},

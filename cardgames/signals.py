@@ -25,3 +25,11 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 actions_applied = Signal()
+
+
+end_answer_given = Signal()
+"""Sent on commit when a player answered the game's end-of-game question
+(Picktura: "Combien de points as-tu ?"). Keyword arguments: ``table``,
+``seat``, ``player_key``, ``addends`` (list of ints), ``total`` (the right
+answer), ``answer``, ``correct`` and ``compute_ms`` (from the game's end to
+the answer, measured by the server)."""

@@ -57,6 +57,10 @@ class RefusalMessage(Protocol):
     def __call__(self, code: str) -> str: ...
 
 
+class EndQuestion(Protocol):
+    def __call__(self, view: Mapping[str, Any]) -> dict[str, Any] | None: ...
+
+
 class PublicSummary(Protocol):
     def __call__(
         self, view: Mapping[str, Any], seat_names: Sequence[str]
@@ -84,6 +88,10 @@ class GameUI:
       refuses a move with ``code`` (the runtime's own codes worded generically).
     - ``seat_template`` / ``public_template``: the table drawn for a seat / for
       the projector and the replay.
+    - ``end_question(view)``: after the game, the sum a player works out
+      before the scores are shown (``{"addends": [...], "total": n}``), or
+      ``None`` when the game asks nothing (Picktura's score sums).
+    - ``script``: the game's own static JS file ("" for none).
     """
 
     name: str
@@ -96,6 +104,8 @@ class GameUI:
     public_template: str
     events_context: EventsContext
     refusal_message: RefusalMessage
+    end_question: EndQuestion
+    script: str
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -132,6 +142,8 @@ def get(game: str) -> GameUI:
         public_template=pick("PUBLIC_TEMPLATE"),
         events_context=pick("events_context"),
         refusal_message=pick("refusal_message"),
+        end_question=pick("end_question"),
+        script=pick("SCRIPT"),
     )
     _CACHE[game] = adapter
     return adapter

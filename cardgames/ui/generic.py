@@ -21,6 +21,7 @@ from cardgames.engines.base import IllegalAction
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/generic/seat.html"
 PUBLIC_TEMPLATE = "cardgames/generic/public.html"
+SCRIPT = ""
 
 
 # The runtime's own refusals, the same in every game (a message the server
@@ -118,3 +119,8 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
     if view.get("over"):
         out.append((_("État"), _("Partie terminée")))
     return out
+
+
+def end_question(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A plain game asks nothing after its end."""
+    return None

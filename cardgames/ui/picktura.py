@@ -427,11 +427,11 @@ def seat_context(
         "my_score": view.get("my_score"),
         "end_reason": _end_reason(view.get("end_reason")) if over else "",
         "sum_question": question if asking else None,
+        "blanks_in_hand_range": range(question["blanks_in_hand"]) if question and asking else range(0),
         "sum_result": sum_result,
         "show_ranking": over and not asking,
         "keypad": [7, 8, 9, 4, 5, 6, 1, 2, 3],
-        "cartels": cartels(),
-        "work_srcs": {n: art.picktura_work_src(n) for n in range(1, art.PICKTURA_WORKS + 1)},
+        "cartels": [{**c, "src": art.picktura_work_src(c["number"])} for c in cartels()],
     }
 
 
@@ -644,6 +644,7 @@ def events_context(
         "visible_stack": [card_info({"id": c, **_card_fields(c)}) for c in stack],
         "visible_stack_data": ",".join(str(c) for c in stack),
         "new_cards": new,
+        "ranking": _ranking(view, seat_names) if view.get("over") else [],
         "scoring_open": seat is not None and not acted and not view.get("over"),
         "how_to_play_open": seat is not None and not acted and not view.get("over"),
     }
