@@ -39,8 +39,6 @@ MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
 DASHES: tuple[str | None, ...] = (None, "12, 6", "3, 5", "12, 4, 3, 4")
 DASH_NAMES: tuple[str, ...] = ("solid", "dashed", "dotted", "dash-dot")
 
-SVG_NS = "{http://www.w3.org/2000/svg}"
-
 
 @dataclass(frozen=True, slots=True)
 class Chart:

@@ -1,4 +1,5 @@
-"""Live classroom pages over websockets: the projector's list and the lobby.
+"""Live classroom pages over websockets: the projector, the lobby and the
+teacher's monitor.
 
 Each consumer receives only "something changed" from the channel layer and
 renders *its own* HTML from the database, so nothing lives only in a
@@ -11,17 +12,33 @@ closed exactly like one to a missing session.
 
 from __future__ import annotations
 
+import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from cardgames import engines
+from cardgames import services as cardgames_services
 from classroom import access, selectors, services
+from classroom.models import ClassSession
 from classroom.pictures import avatar_url
+from classroom.selectors.monitor import (
+    free_pupils,
+    monitor_context,
+    session_tables,
+    table_card_context,
+)
+from classroom.services.monitor import MonitorRefused, monitor_act
+
+logger = logging.getLogger(__name__)
 
 
 class ProjectorConsumer(AsyncWebsocketConsumer):
@@ -133,3 +150,142 @@ class LobbyConsumer(AsyncWebsocketConsumer):
                 class_session=login.class_session, pupil=login.pupil
             )
         return render_to_string("classroom/join/_lobby_status.html", context)
+
+
+# ------------------------------------------------------------------ the teacher's monitor
+def render_table_card(table_id: int, class_session: ClassSession, *, oob: bool = True) -> str:
+    context = table_card_context(table_id, class_session)
+    if context is None:
+        return ""
+    context.update(oob=oob, class_session=class_session, free=free_pupils(class_session))
+    return render_to_string("classroom/monitor/_table.html", context)
+
+
+def render_board(class_session: ClassSession, notice: str = "") -> str:
+    context = monitor_context(class_session)
+    context.update(oob=True, notice=notice)
+    return render_to_string("classroom/monitor/_board.html", context)
+
+
+class MonitorConsumer(AsyncWebsocketConsumer):
+    """``ws/teacher/sessions/<session_id>/monitor/``: the teacher's live board."""
+
+    session_id: int
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        self.groups_joined = []
+        class_session = await database_sync_to_async(self._session)()
+        if class_session is None:
+            await self.close()
+            return
+        await self._join_groups(class_session)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(render_board)(class_session))
+
+    def _session(self) -> ClassSession | None:
+        try:
+            return access.access_session(self.scope.get("user"), self.session_id)
+        except Http404:
+            return None
+
+    async def _join_groups(self, class_session: ClassSession) -> None:
+        tables = await database_sync_to_async(session_tables)(class_session)
+        wanted = [cardgames_services.table_group(t.pk) for t in tables]
+        wanted += [
+            services.projector_group(class_session.pk),
+            services.lobby_group(class_session.pk),
+        ]
+        for group in wanted:
+            if group not in self.groups_joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.groups_joined.append(group)
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        html = ""
+        try:
+            if text_data is None or len(text_data) > settings.WS_MAX_MESSAGE_BYTES:
+                raise MonitorRefused(_("Cette demande n'est pas comprise."))
+            try:
+                data = json.loads(text_data)
+            except ValueError as exc:
+                raise MonitorRefused(_("Cette demande n'est pas comprise.")) from exc
+            if not isinstance(data, dict):
+                raise MonitorRefused(_("Cette demande n'est pas comprise."))
+            html = await database_sync_to_async(self._act)(data)
+        except MonitorRefused as refused:
+            html = render_to_string(
+                "classroom/monitor/_notice.html", {"notice": refused.message, "oob": True}
+            )
+        except Exception:
+            logger.exception("monitor %s: command failed", self.session_id)
+            html = render_to_string(
+                "classroom/monitor/_notice.html",
+                {"notice": _("Oups, cela n'a pas marché. Réessayez."), "oob": True},
+            )
+        if html:
+            await self.send(text_data=html)
+
+    def _act(self, data: dict[str, Any]) -> str:
+        class_session = self._session()
+        if class_session is None:
+            raise MonitorRefused(_("Cette séance n'existe pas."))
+        monitor_act(class_session=class_session, data=data)
+        # The changed table redraws itself when cardgames announces it; the
+        # notice line is cleared now.
+        if data.get("kind") == "end_session":
+            class_session.refresh_from_db()
+            return render_board(class_session)
+        return render_to_string("classroom/monitor/_notice.html", {"notice": "", "oob": True})
+
+    def _card(self, table_id: int) -> str:
+        class_session = self._session()
+        if class_session is None:
+            return ""
+        return render_table_card(table_id, class_session)
+
+    async def _redraw_table(self, event: dict[str, Any]) -> None:
+        table_id = event.get("table_id")
+        if isinstance(table_id, int):
+            html = await database_sync_to_async(self._card)(table_id)
+            if html:
+                await self.send(text_data=html)
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self._redraw_table(event)
+
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        await self._redraw_table(event)
+
+    async def table_seats_changed(self, event: dict[str, Any]) -> None:
+        await self._redraw_table(event)
+
+    async def table_close(self, event: dict[str, Any]) -> None:
+        """The pupils' sockets close; the monitor stays."""
+
+    async def _redraw_all(self, event: dict[str, Any]) -> None:
+        class_session = await database_sync_to_async(self._session)()
+        if class_session is None:
+            await self.close()
+            return
+        await self._join_groups(class_session)
+        await self.send(text_data=await database_sync_to_async(render_board)(class_session))
+
+    # classroom's own events: pupils joined, tables started, session ended.
+    async def pupils_changed(self, event: dict[str, Any]) -> None:
+        await self._redraw_all(event)
+
+    async def tables_started(self, event: dict[str, Any]) -> None:
+        await self._redraw_all(event)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        await self._redraw_all(event)
+
+
+# Engines are loaded once here, so the first monitor page does not pay for discovery.
+engines.names()

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from classroom.demo_history import DemoPupil, default_profiles, iter_session_plays, plan_sessions
 from classroom.models import ClassSession, LearningRecord, Pupil, SchoolClass
-from classroom.parents import parent_link_create
+from classroom.services.parents import parent_link_create
 
 BENCH_EMAIL = "bench-reports@example.org"
 BATCH = 5000
@@ -37,11 +37,6 @@ _RECORD_COLUMNS = (
     "think_ms", "compute_ms", "multiple_of_ten", "reached_target", "avoidable", "crossed_ten",
     "error_kind", "timed_out", "practice", "created_at",
 )  # fmt: skip
-
-
-def records_from_plays(plays: Any) -> list[LearningRecord]:
-    """Demo plays as unsaved learning records (for callers that want models)."""
-    return [LearningRecord(**dict(zip(_RECORD_COLUMNS, row, strict=True))) for row in _rows(plays)]
 
 
 def _row(i: int, p: Any) -> tuple[Any, ...]:
