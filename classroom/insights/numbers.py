@@ -51,13 +51,13 @@ def _kth(lists: list[list[int]], k: int, low: int, high: int) -> int:
     return low
 
 
-def _merged(lists: list[list[int]]) -> list[int]:
+def merged(lists: list[list[int]]) -> list[int]:
     """The union of sorted lists, sorted. Cheap: Timsort merges the runs."""
     if len(lists) == 1:
         return lists[0]
-    merged = [v for lst in lists for v in lst]
-    merged.sort()
-    return merged
+    out = [v for lst in lists for v in lst]
+    out.sort()
+    return out
 
 
 def pooled_median(lists: list[list[int]]) -> int | None:
@@ -74,7 +74,7 @@ def pooled_median(lists: list[list[int]]) -> int | None:
     if len(lists) == 1:
         return sorted_median(lists[0])
     if len(lists) * 50 >= n:
-        return sorted_median(_merged(lists))
+        return sorted_median(merged(lists))
     low = min(lst[0] for lst in lists)
     high = max(lst[-1] for lst in lists)
     upper = _kth(lists, n // 2, low, high)

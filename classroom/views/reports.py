@@ -306,10 +306,10 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
                 pupil=pupil,
                 version=report.version,
                 name="pupil-charts",
-                build=lambda: charts.pupil_charts(series=report.series[-CHART_SESSIONS:]),
+                build=lambda: charts.pupil_charts(series=report.figures.series[-CHART_SESSIONS:]),
             ),
-            "carry_add": _grid_rows(report.carry_add),
-            "carry_sub": _grid_rows(report.carry_sub),
+            "carry_add": _grid_rows(report.figures.carry_add),
+            "carry_sub": _grid_rows(report.figures.carry_sub),
             "now": timezone.now(),
         },
     )
