@@ -6,7 +6,8 @@ default output still points at a tooltip script on a CDN and carries an inline
 config script; both are removed here (``js=()`` and :func:`_accessible`), so
 the markup is inert SVG that can be inlined in a page.
 
-Accessibility (issue 6 § 6):
+Accessibility (a teacher may read the report on a projector, a parent on a
+phone, either with a screen reader):
 
 * every SVG has ``role="img"``, a ``<title>`` and a ``<desc>`` that says what
   the chart shows in words, referenced by ``aria-labelledby``;

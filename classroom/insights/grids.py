@@ -46,10 +46,6 @@ class FluencyGrid:
     def fluent_count(self) -> int:
         return sum(cell.fluent for row in self.rows for cell in row)
 
-    @property
-    def seen_count(self) -> int:
-        return sum(cell.attempts > 0 for row in self.rows for cell in row)
-
 
 def _last_results(when: list[datetime], quick: list[bool]) -> tuple[bool, ...]:
     """The last ``FLUENT_WINDOW`` results in time order. Records usually come

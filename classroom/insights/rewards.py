@@ -7,8 +7,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-from django.utils.translation import ngettext
-
 from classroom.insights.grids import FluencyGrid, fluency_grid
 from classroom.insights.plays import Play
 
@@ -27,11 +25,6 @@ class StarsAndStreak:
     streak_days: int  # consecutive school days with practice
     best_streak_days: int
     practised_today: bool
-
-    def streak_text(self) -> str:
-        return ngettext(
-            "%(count)d jour d'école de suite", "%(count)d jours d'école de suite", self.streak_days
-        ) % {"count": self.streak_days}
 
 
 def _previous_school_day(day: date) -> date:
