@@ -19,37 +19,19 @@ from classroom.insights.summary import PupilSummary, SessionPoint
 
 # The thresholds of the "à surveiller" flag: what a teacher asked to be told about.
 WATCH_ACCURACY_BELOW = 70.0  # per cent
-
-
 WATCH_MEDIAN_MS_ABOVE = 6000  # ms
-
-
 # A flag needs enough evidence: one wrong answer out of two is not a trend.
 WATCH_MIN_ANNOUNCEMENTS = 10
-
-
 # "Rising": the rate of the RECENT_SESSIONS last sessions against the rate of
 # up to BASELINE_SESSIONS sessions before them (see ``_rising_mult10``).
 RECENT_SESSIONS = 3
-
-
 BASELINE_SESSIONS = 5
-
-
 MIN_BASELINE_SESSIONS = 2
-
-
 MIN_WINDOW_PLAYS = 20
-
-
 RISING_MIN_DELTA = 3.0  # per 100 plays
-
-
 # "Often": a rate per 100 plays that a pupil who plans (keeps a safe card)
 # rarely reaches. A random card lands on an avoidable ten ~6-8 times per 100.
 WATCH_MULT10_RATE_ABOVE = 5.0
-
-
 WATCH_MIN_PLAYS = 30
 
 

@@ -15,11 +15,7 @@ from classroom.insights.plays import CardKind, ErrorKind, Play, is_answer
 
 # Fluency: correct within 3 s in 2 of the last 3 attempts.
 FLUENT_MS = 3000
-
-
 FLUENT_WINDOW = 3
-
-
 FLUENT_NEEDED = 2
 
 

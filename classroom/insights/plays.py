@@ -10,8 +10,6 @@ from datetime import datetime
 from typing import Literal
 
 CardKind = Literal["add", "sub", "special"]
-
-
 ErrorKind = Literal["tens", "units", "other"]
 
 

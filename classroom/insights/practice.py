@@ -20,14 +20,8 @@ from classroom.insights.plays import Play
 
 # practise_next: how bad "bad" is, per kind of skill.
 REFERENCE_ERROR_RATE = 0.10  # an arithmetic skill answered right 90 % of the time is fine
-
-
 REFERENCE_MULT10_RATE = 0.02  # 2 avoidable tens per 100 plays is fine
-
-
 WILSON_Z = 1.645  # one-sided 95 %
-
-
 MIN_SKILL_ATTEMPTS = 3
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from classroom.insights.numbers import median_int, pct, per100, pooled_median
 from classroom.insights.plays import Play
@@ -108,75 +108,74 @@ class _Counter:
         self.timeouts += timeouts
 
     def summary(self) -> PupilSummary:
+        totals = Totals(
+            self.plays,
+            self.announcements,
+            self.correct,
+            self.cross_n,
+            self.cross_correct,
+            self.mult10,
+            self.timeouts,
+        )
         return summary_from_totals(
-            plays=self.plays,
-            announcements=self.announcements,
-            correct=self.correct,
-            crossing_announcements=self.cross_n,
-            crossing_correct=self.cross_correct,
-            avoidable_mult10=self.mult10,
-            median_compute_ms=median_int(self.times),
-            timeouts=self.timeouts,
-            sessions=len(self.sessions),
+            totals, median_compute_ms=median_int(self.times), sessions=len(self.sessions)
         )
 
 
+class Totals(NamedTuple):
+    """The counts behind a summary: sums over any number of plays or sessions."""
+
+    plays: int
+    announcements: int
+    correct: int
+    crossing_announcements: int
+    crossing_correct: int
+    avoidable_mult10: int
+    timeouts: int
+
+
 def summary_from_totals(
-    *,
-    plays: int,
-    announcements: int,
-    correct: int,
-    crossing_announcements: int,
-    crossing_correct: int,
-    avoidable_mult10: int,
-    median_compute_ms: int | None,
-    timeouts: int,
-    sessions: int,
+    totals: Totals, *, median_compute_ms: int | None, sessions: int
 ) -> PupilSummary:
     """The one place the figures are worked out from the counts: the records'
     summary and the stored sessions' pooled summary both end here."""
-    non_n = announcements - crossing_announcements
-    non_correct = correct - crossing_correct
+    ann, ok = totals.announcements, totals.correct
+    cross, cross_ok = totals.crossing_announcements, totals.crossing_correct
     return PupilSummary(
-        plays=plays,
-        announcements=announcements,
-        correct=correct,
-        accuracy=pct(correct, announcements),
-        crossing_announcements=crossing_announcements,
-        crossing_correct=crossing_correct,
-        accuracy_crossing=pct(crossing_correct, crossing_announcements),
-        non_crossing_announcements=non_n,
-        non_crossing_correct=non_correct,
-        accuracy_non_crossing=pct(non_correct, non_n),
-        avoidable_mult10=avoidable_mult10,
-        mult10_rate=per100(avoidable_mult10, plays),
+        plays=totals.plays,
+        announcements=ann,
+        correct=ok,
+        accuracy=pct(ok, ann),
+        crossing_announcements=cross,
+        crossing_correct=cross_ok,
+        accuracy_crossing=pct(cross_ok, cross),
+        non_crossing_announcements=ann - cross,
+        non_crossing_correct=ok - cross_ok,
+        accuracy_non_crossing=pct(ok - cross_ok, ann - cross),
+        avoidable_mult10=totals.avoidable_mult10,
+        mult10_rate=per100(totals.avoidable_mult10, totals.plays),
         median_compute_ms=median_compute_ms,
-        timeouts=timeouts,
+        timeouts=totals.timeouts,
         sessions=sessions,
     )
 
 
-class SessionCounts(Protocol):
-    """One pupil's stored counts for one session (a per-session summary row)."""
+class SessionCounts(NamedTuple):
+    """One pupil's counts for one session, as stored once the session is over
+    (``PupilSessionSummary``), read as a plain tuple: no model instance per
+    row, thousands of them are read per class report."""
 
-    @property
-    def class_session_id(self) -> int: ...
-    @property
-    def plays(self) -> int: ...
-    @property
-    def announcements(self) -> int: ...
-    @property
-    def correct(self) -> int: ...
-    @property
-    def crossing_announcements(self) -> int: ...
-    @property
-    def crossing_correct(self) -> int: ...
-    @property
-    def avoidable_mult10(self) -> int: ...
-    @property
-    def timeouts(self) -> int: ...
-    @property
-    def compute_ms(self) -> list[int]: ...  # sorted
+    pupil_id: int
+    class_session_id: int
+    first_at: datetime
+    plays: int
+    announcements: int
+    correct: int
+    crossing_announcements: int
+    crossing_correct: int
+    avoidable_mult10: int
+    timeouts: int
+    compute_ms: list[int]  # sorted
 
 
 def pooled_summary(
@@ -186,17 +185,12 @@ def pooled_summary(
     would compute them from the records (medians included). ``times``: the
     sorted correct-answer times to take the median of, when the caller has
     them merged already (default: the counts' own)."""
+    totals = Totals(*(sum(getattr(c, field) for c in counts) for field in Totals._fields))
     return summary_from_totals(
-        plays=sum(c.plays for c in counts),
-        announcements=sum(c.announcements for c in counts),
-        correct=sum(c.correct for c in counts),
-        crossing_announcements=sum(c.crossing_announcements for c in counts),
-        crossing_correct=sum(c.crossing_correct for c in counts),
-        avoidable_mult10=sum(c.avoidable_mult10 for c in counts),
+        totals,
         median_compute_ms=pooled_median(
             times if times is not None else [c.compute_ms for c in counts]
         ),
-        timeouts=sum(c.timeouts for c in counts),
         sessions=len({c.class_session_id for c in counts}),
     )
 

@@ -36,7 +36,7 @@ from classroom.selectors.sessions import (
     teacher_classes,
     teacher_open_sessions,
 )
-from classroom.selectors.summaries import SummaryRow, class_summaries, summary_record
+from classroom.selectors.summaries import class_summaries, summary_record
 
 __all__ = [
     "Board",
@@ -47,7 +47,6 @@ __all__ = [
     "PupilFigures",
     "PupilOwnPage",
     "PupilReport",
-    "SummaryRow",
     "class_report",
     "class_summaries",
     "joined_pupils",

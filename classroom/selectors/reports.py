@@ -24,6 +24,7 @@ from classroom.insights import (
     PracticeItem,
     PupilSummary,
     RecentGame,
+    SessionCounts,
     SessionPoint,
     StarsAndStreak,
     Trend,
@@ -44,12 +45,12 @@ from classroom.insights import (
 from classroom.insights.numbers import merged
 from classroom.models import ClassSession, LearningRecord, ParentLink, Pupil, SchoolClass
 from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
-from classroom.selectors.summaries import SummaryRow, class_summaries
+from classroom.selectors.summaries import class_summaries
 
 PREVIOUS_SESSIONS_FOR_TREND = 5
 
 
-def _point(summary: SummaryRow, tz: tzinfo) -> SessionPoint:
+def _point(summary: SessionCounts, tz: tzinfo) -> SessionPoint:
     return session_point(
         session_id=summary.class_session_id,
         started_at=summary.first_at,
@@ -136,11 +137,11 @@ def class_report(
     session = next((s for s in sessions if s.pk == session_id), None)
     if session_id is not None and session is None:
         session_id = None
-    by_pupil: dict[int, list[SummaryRow]] = {}
+    by_pupil: dict[int, list[SessionCounts]] = {}
     for s in class_summaries(school_class=school_class):
         by_pupil.setdefault(s.pupil_id, []).append(s)
     rows = []
-    chosen_all: list[SummaryRow] = []
+    chosen_all: list[SessionCounts] = []
     pupil_times: list[list[int]] = []
     for pupil in pupils:
         mine = by_pupil.get(pupil.pk, [])

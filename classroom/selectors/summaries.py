@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
+from classroom.insights import SessionCounts
 from classroom.models import ClassSession, LearningRecord, Pupil, PupilSessionSummary, SchoolClass
 
 # A session is summarised once it has been over for this long, so the last
@@ -29,9 +29,18 @@ def summary_record(record: LearningRecord) -> None:
 
 
 _NOT_TIMED_OUT = Q(timed_out=False)
-
-
 _ANSWERED = Q(timed_out=False, correct__isnull=False)
+# What each stored count counts, by the summary's field name (the same rules
+# as ``classroom.insights.summary`` applies to the records one by one).
+_COUNTED = {
+    "plays": _NOT_TIMED_OUT,
+    "announcements": _ANSWERED,
+    "correct": _ANSWERED & Q(correct=True),
+    "crossing_announcements": _ANSWERED & Q(crossed_ten=True),
+    "crossing_correct": _ANSWERED & Q(crossed_ten=True, correct=True),
+    "avoidable_mult10": _NOT_TIMED_OUT & Q(multiple_of_ten=True, avoidable=True),
+    "timeouts": Q(timed_out=True),
+}
 
 
 def _aggregate_summaries(
@@ -44,19 +53,10 @@ def _aggregate_summaries(
     records = LearningRecord.objects.filter(class_session_id__in=session_ids)
     if pupil is not None:
         records = records.filter(pupil=pupil)
+    counts = {f"n_{field}": Count("id", filter=rule) for field, rule in _COUNTED.items()}
     rows = (
         records.values("pupil_id", "class_session_id")
-        .annotate(
-            first=Min("created_at"),
-            last=Max("created_at"),
-            n_plays=Count("id", filter=_NOT_TIMED_OUT),
-            n_ann=Count("id", filter=_ANSWERED),
-            n_ok=Count("id", filter=_ANSWERED & Q(correct=True)),
-            n_cross=Count("id", filter=_ANSWERED & Q(crossed_ten=True)),
-            n_cross_ok=Count("id", filter=_ANSWERED & Q(crossed_ten=True, correct=True)),
-            n_m10=Count("id", filter=_NOT_TIMED_OUT & Q(multiple_of_ten=True, avoidable=True)),
-            n_timeouts=Count("id", filter=Q(timed_out=True)),
-        )
+        .annotate(first=Min("created_at"), last=Max("created_at"), **counts)
         .order_by()
     )
     times: dict[tuple[int, int], list[int]] = {}
@@ -73,43 +73,20 @@ def _aggregate_summaries(
                 class_session_id=key[1],
                 first_at=row["first"],
                 last_at=row["last"],
-                plays=row["n_plays"],
-                announcements=row["n_ann"],
-                correct=row["n_ok"],
-                crossing_announcements=row["n_cross"],
-                crossing_correct=row["n_cross_ok"],
-                avoidable_mult10=row["n_m10"],
-                timeouts=row["n_timeouts"],
+                **{field: row[f"n_{field}"] for field in _COUNTED},
                 compute_ms=sorted(times.get(key, [])),
             )
         )
     return out
 
 
-class SummaryRow(NamedTuple):
-    """A :class:`PupilSessionSummary` read as a plain tuple (no model instance
-    per row: thousands of them are read per class report)."""
-
-    pupil_id: int
-    class_session_id: int
-    first_at: datetime
-    plays: int
-    announcements: int
-    correct: int
-    crossing_announcements: int
-    crossing_correct: int
-    avoidable_mult10: int
-    timeouts: int
-    compute_ms: list[int]  # sorted
-
-
-def _row(s: PupilSessionSummary) -> SummaryRow:
-    return SummaryRow(*(getattr(s, f) for f in SummaryRow._fields))
+def _row(s: PupilSessionSummary) -> SessionCounts:
+    return SessionCounts(*(getattr(s, f) for f in SessionCounts._fields))
 
 
 def _read_summaries(
     *, school_class_id: int | None = None, pupil_id: int | None = None
-) -> list[SummaryRow]:
+) -> list[SessionCounts]:
     """The stored summaries of a class (or of one pupil) as plain tuples.
 
     Read with the raw cursor on purpose: through the ORM, the per-row
@@ -124,7 +101,7 @@ def _read_summaries(
     first = "s.first_at || ''" if sqlite else "s.first_at"
     columns = ", ".join(
         first if f == "first_at" else f"s.{connection.ops.quote_name(f)}"
-        for f in SummaryRow._fields
+        for f in SessionCounts._fields
     )
     if pupil_id is not None:
         where, param = "s.pupil_id = %s", pupil_id
@@ -145,14 +122,16 @@ def _read_summaries(
                 when = when.replace(tzinfo=UTC)
             times = row[10]
             out.append(
-                SummaryRow(
+                SessionCounts(
                     *row[:2], when, *row[3:10], loads(times) if isinstance(times, str) else times
                 )
             )
     return out
 
 
-def class_summaries(*, school_class: SchoolClass, pupil: Pupil | None = None) -> list[SummaryRow]:
+def class_summaries(
+    *, school_class: SchoolClass, pupil: Pupil | None = None
+) -> list[SessionCounts]:
     """Every (pupil, session) summary of the class (or of one of its pupils),
     oldest first.
 

@@ -18,8 +18,6 @@ from classroom.models import ClassSession, Pupil
 from classroom.services.tables import pupil_seat
 
 GAME = "chasse"
-
-
 MIN_BOTS, MAX_BOTS = 1, 5
 
 

@@ -22,8 +22,6 @@ from classroom.services.events import notify_on_commit, projector_group
 # Picture-code brute force: a pupil's *card* locks, never an IP, so a class that
 # shares one address keeps logging in while one card cools down.
 PICTURE_MAX_FAILURES = 5
-
-
 PICTURE_LOCK_SECONDS = 60
 
 

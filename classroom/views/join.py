@@ -34,8 +34,6 @@ from classroom.views.common import (
 )
 
 LOGIN_KEYS = ("player_key", "pupil_id", "class_session_id")
-
-
 TYPED_KEY = "join_typed"
 
 

@@ -37,20 +37,12 @@ from classroom.views.common import (
 )
 
 PARENT_COOKIE = "parent_link"
-
-
 PARENT_COOKIE_SALT = "classroom.parent-link"
-
-
 # The cookie lives as long as the link, at most this long (then open the link again).
 PARENT_COOKIE_MAX_AGE = 60 * 60 * 24 * 180
-
-
 # The raw tokens of links just created, in the teacher's session, so the
 # printable letter can show them (the database never holds them).
 LETTER_TOKENS = "parent_letter_tokens"
-
-
 RETENTION_TEXT = gettext_lazy(
     "Les résultats sont gardés pendant l'année scolaire, puis effacés quand "
     "l'enseignant·e supprime la classe."

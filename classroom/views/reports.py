@@ -217,8 +217,6 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
 # The progress charts show the last sessions: a point per session stays readable
 # (and pygal stays fast); the data table of each chart says the same.
 CHART_SESSIONS = 30
-
-
 RECORD_COLUMNS = (
     ("created_at", gettext_lazy("Date")),
     ("pupil__display_name", gettext_lazy("Élève")),

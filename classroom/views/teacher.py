@@ -116,17 +116,14 @@ def class_delete(request: HttpRequest, class_id: int) -> HttpResponse:
         services.class_delete(school_class=school_class)
         messages.success(request, _("La classe et toutes ses données ont été supprimées."))
         return redirect("classroom:dashboard")
-    return render(
+    return _confirm_delete(
         request,
-        "classroom/teacher/confirm_delete.html",
-        {
-            "title": _("Supprimer la classe « %(name)s » ?") % {"name": school_class.name},
-            "explain": _(
-                "Les élèves, leurs codes, les séances et toutes les parties seront effacés. "
-                "Cette action est définitive."
-            ),
-            "back": reverse("classroom:class_detail", kwargs={"class_id": school_class.pk}),
-        },
+        title=_("Supprimer la classe « %(name)s » ?") % {"name": school_class.name},
+        explain=_(
+            "Les élèves, leurs codes, les séances et toutes les parties seront effacés. "
+            "Cette action est définitive."
+        ),
+        back=reverse("classroom:class_detail", kwargs={"class_id": school_class.pk}),
     )
 
 
@@ -227,17 +224,15 @@ def pupil_delete(request: HttpRequest, pupil_id: int) -> HttpResponse:
         services.pupil_delete(pupil=pupil)
         messages.success(request, _("L'élève et toutes ses données ont été supprimés."))
         return redirect(back)
-    return render(
-        request,
-        "classroom/teacher/confirm_delete.html",
-        {
-            "title": _("Supprimer %(name)s ?") % {"name": pupil.display_name},
-            "explain": _(
-                "Son code et tout ce qui le concerne seront effacés. Cette action est définitive."
-            ),
-            "back": back,
-        },
-    )
+    explain = _("Son code et tout ce qui le concerne seront effacés. Cette action est définitive.")
+    title = _("Supprimer %(name)s ?") % {"name": pupil.display_name}
+    return _confirm_delete(request, title=title, explain=explain, back=back)
+
+
+def _confirm_delete(request: HttpRequest, *, title: str, explain: str, back: str) -> HttpResponse:
+    """The "are you sure?" page before a deletion that cannot be undone."""
+    context = {"title": title, "explain": explain, "back": back}
+    return render(request, "classroom/teacher/confirm_delete.html", context)
 
 
 def _back(request: HttpRequest, default: str) -> HttpResponse:
