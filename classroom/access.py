@@ -68,18 +68,13 @@ def access_class(user: Any, class_id: Any) -> SchoolClass:
 
 
 def access_pupil(user: Any, pupil_id: Any) -> Pupil:
-    return _owned(
-        user, pupil_id, Pupil.objects.select_related("school_class"), "school_class__teacher"
-    )
+    pupils = Pupil.objects.select_related("school_class")
+    return _owned(user, pupil_id, pupils, "school_class__teacher")
 
 
 def access_session(user: Any, session_id: Any) -> ClassSession:
-    return _owned(
-        user,
-        session_id,
-        ClassSession.objects.select_related("school_class"),
-        "school_class__teacher",
-    )
+    sessions = ClassSession.objects.select_related("school_class")
+    return _owned(user, session_id, sessions, "school_class__teacher")
 
 
 def access_open_session(user: Any, session_id: Any) -> ClassSession:
@@ -91,21 +86,15 @@ def access_open_session(user: Any, session_id: Any) -> ClassSession:
 
 
 def access_group(user: Any, group_id: Any) -> SessionGroup:
-    return _owned(
-        user,
-        group_id,
-        SessionGroup.objects.select_related("class_session__school_class"),
-        "class_session__school_class__teacher",
-    )
+    """A table of one of the teacher's sessions, on the grouping board."""
+    groups = SessionGroup.objects.select_related("class_session__school_class")
+    return _owned(user, group_id, groups, "class_session__school_class__teacher")
 
 
 def access_login(user: Any, login_id: Any) -> TabletLogin:
-    return _owned(
-        user,
-        login_id,
-        TabletLogin.objects.select_related("class_session", "pupil"),
-        "class_session__school_class__teacher",
-    )
+    """A signed-in tablet of one of the teacher's sessions (to sign it out)."""
+    logins = TabletLogin.objects.select_related("class_session", "pupil")
+    return _owned(user, login_id, logins, "class_session__school_class__teacher")
 
 
 def access_session_pupil(class_session: ClassSession, pupil_id: Any) -> Pupil:
@@ -225,12 +214,8 @@ def table_access(
 # ------------------------------------------------------------------ parent links
 def access_parent_link(user: Any, link_id: Any) -> ParentLink:
     """A parent link of one of the teacher's pupils (to revoke it, print it)."""
-    return _owned(
-        user,
-        link_id,
-        ParentLink.objects.select_related("pupil__school_class"),
-        "pupil__school_class__teacher",
-    )
+    links = ParentLink.objects.select_related("pupil__school_class")
+    return _owned(user, link_id, links, "pupil__school_class__teacher")
 
 
 def parent_link_is_live(link: ParentLink | None) -> bool:

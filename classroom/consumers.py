@@ -41,41 +41,60 @@ from classroom.services.monitor import MonitorRefused, monitor_act
 logger = logging.getLogger(__name__)
 
 
-class ProjectorConsumer(AsyncWebsocketConsumer):
-    """``ws/projector/<session_id>/``: the class session's joined pupils, for the
-    projector, and (``?view=teacher``) the tablets, locks and grouping board
-    for the teacher's session page. Teacher of that class only."""
+class _LivePage(AsyncWebsocketConsumer):
+    """A page that listens to one channel group and, on each event, redraws
+    itself from the database. What the client sends is ignored."""
 
     group_name = ""
 
+    def _group(self) -> str | None:
+        """The group to join, or ``None`` to close the socket (runs in a thread)."""
+        raise NotImplementedError
+
+    def _render(self) -> str:
+        raise NotImplementedError
+
     async def connect(self) -> None:
-        session_id = self.scope["url_route"]["kwargs"]["session_id"]
-        query = parse_qs(self.scope.get("query_string", b"").decode())
-        self.teacher_view = query.get("view") == ["teacher"]
-        self.session_id = await database_sync_to_async(self._authorise)(session_id)
-        if self.session_id is None:
+        group = await database_sync_to_async(self._group)()
+        if group is None:
             await self.close()
             return
-        self.group_name = services.projector_group(self.session_id)
+        self.group_name = group
         await self.channel_layer.group_add(self.group_name, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    def _authorise(self, session_id: Any) -> int | None:
-        try:
-            return access.access_session(self.scope.get("user"), session_id).pk
-        except Http404:
-            return None
+        await self.redraw()
 
     async def disconnect(self, code: int) -> None:
         if self.group_name:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The projector only listens; whatever a client sends is ignored."""
+        """These pages only listen."""
 
-    async def pupils_changed(self, event: dict[str, Any]) -> None:
+    async def redraw(self, event: dict[str, Any] | None = None) -> None:
         await self.send(text_data=await database_sync_to_async(self._render)())
+
+
+class ProjectorConsumer(_LivePage):
+    """``ws/projector/<session_id>/``: the class session's joined pupils, for the
+    projector, and (``?view=teacher``) the tablets, locks and grouping board
+    for the teacher's session page. Teacher of that class only."""
+
+    session_id: int
+
+    def _group(self) -> str | None:
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        self.teacher_view = query.get("view") == ["teacher"]
+        try:
+            class_session = access.access_session(
+                self.scope.get("user"), self.scope["url_route"]["kwargs"]["session_id"]
+            )
+        except Http404:
+            return None
+        self.session_id = class_session.pk
+        return services.projector_group(class_session.pk)
+
+    pupils_changed = _LivePage.redraw
 
     def _render(self) -> str:
         try:
@@ -101,43 +120,17 @@ class ProjectorConsumer(AsyncWebsocketConsumer):
         return html
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(_LivePage):
     """``ws/lobby/``: a signed-in pupil waits for their table. When it starts
     (or the session ends) the page is sent an element that asks
     ``/lobby/where/``, whose ``HX-Redirect`` moves the tablet on."""
 
-    group_name = ""
-
-    async def connect(self) -> None:
-        found = await database_sync_to_async(self._login)()
-        if found is None:
-            await self.close()
-            return
-        self.group_name = services.lobby_group(found)
-        await self.channel_layer.group_add(self.group_name, self.channel_name)
-        await self.accept()
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    def _login(self) -> int | None:
+    def _group(self) -> str | None:
         session = self.scope.get("session")
         login = access.logged_pupil(session) if session is not None else None
-        return login.class_session.pk if login else None
+        return services.lobby_group(login.class_session.pk) if login else None
 
-    async def disconnect(self, code: int) -> None:
-        if self.group_name:
-            await self.channel_layer.group_discard(self.group_name, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Nothing to say from a lobby."""
-
-    async def tables_started(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    async def groups_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    async def session_ended(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render)())
+    tables_started = groups_changed = session_ended = _LivePage.redraw
 
     def _render(self) -> str:
         session = self.scope.get("session")
@@ -256,14 +249,8 @@ class MonitorConsumer(AsyncWebsocketConsumer):
             if html:
                 await self.send(text_data=html)
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        await self._redraw_table(event)
-
-    async def table_presence(self, event: dict[str, Any]) -> None:
-        await self._redraw_table(event)
-
-    async def table_seats_changed(self, event: dict[str, Any]) -> None:
-        await self._redraw_table(event)
+    # cardgames' events: one table changed.
+    table_changed = table_presence = table_seats_changed = _redraw_table
 
     async def table_close(self, event: dict[str, Any]) -> None:
         """The pupils' sockets close; the monitor stays."""
@@ -277,14 +264,7 @@ class MonitorConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=await database_sync_to_async(render_board)(class_session))
 
     # classroom's own events: pupils joined, tables started, session ended.
-    async def pupils_changed(self, event: dict[str, Any]) -> None:
-        await self._redraw_all(event)
-
-    async def tables_started(self, event: dict[str, Any]) -> None:
-        await self._redraw_all(event)
-
-    async def session_ended(self, event: dict[str, Any]) -> None:
-        await self._redraw_all(event)
+    pupils_changed = tables_started = session_ended = _redraw_all
 
 
 # Engines are loaded once here, so the first monitor page does not pay for discovery.

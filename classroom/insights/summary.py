@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
-from typing import Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from classroom.insights.numbers import median_int, pct, per100, pooled_median
 from classroom.insights.plays import Play
@@ -168,14 +168,17 @@ class SessionCounts(NamedTuple):
     pupil_id: int
     class_session_id: int
     first_at: datetime
-    plays: int
-    announcements: int
-    correct: int
-    crossing_announcements: int
-    crossing_correct: int
-    avoidable_mult10: int
-    timeouts: int
+    totals: Totals
     compute_ms: list[int]  # sorted
+
+    # The stored columns, in this order (the raw reader selects them so).
+    COLUMNS = ("pupil_id", "class_session_id", "first_at", *Totals._fields, "compute_ms")
+
+    @classmethod
+    def from_columns(cls, row: Sequence[Any]) -> SessionCounts:
+        """From a row of :attr:`COLUMNS` (``first_at`` and ``compute_ms``
+        already converted)."""
+        return cls(row[0], row[1], row[2], Totals(*row[3:-1]), row[-1])
 
 
 def pooled_summary(
@@ -185,7 +188,7 @@ def pooled_summary(
     would compute them from the records (medians included). ``times``: the
     sorted correct-answer times to take the median of, when the caller has
     them merged already (default: the counts' own)."""
-    totals = Totals(*(sum(getattr(c, field) for c in counts) for field in Totals._fields))
+    totals = Totals(*(sum(c.totals[i] for c in counts) for i in range(len(Totals._fields))))
     return summary_from_totals(
         totals,
         median_compute_ms=pooled_median(
@@ -219,23 +222,25 @@ class SessionPoint:
     timeouts: int
 
 
+# A session's point repeats these figures of that session's summary.
+_POINT_FROM_SUMMARY = (
+    "plays",
+    "announcements",
+    "correct",
+    "accuracy",
+    "median_compute_ms",
+    "avoidable_mult10",
+    "mult10_rate",
+    "timeouts",
+)
+
+
 def session_point(
     *, session_id: int, started_at: datetime, day: date, summary: PupilSummary
 ) -> SessionPoint:
     """One session's point, from that session's summary."""
-    return SessionPoint(
-        session_id=session_id,
-        started_at=started_at,
-        date=day,
-        plays=summary.plays,
-        announcements=summary.announcements,
-        correct=summary.correct,
-        accuracy=summary.accuracy,
-        median_compute_ms=summary.median_compute_ms,
-        avoidable_mult10=summary.avoidable_mult10,
-        mult10_rate=summary.mult10_rate,
-        timeouts=summary.timeouts,
-    )
+    shared = {name: getattr(summary, name) for name in _POINT_FROM_SUMMARY}
+    return SessionPoint(session_id=session_id, started_at=started_at, date=day, **shared)
 
 
 def session_series(*, plays: Iterable[Play], tz: tzinfo | None = None) -> list[SessionPoint]:

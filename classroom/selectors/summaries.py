@@ -81,7 +81,7 @@ def _aggregate_summaries(
 
 
 def _row(s: PupilSessionSummary) -> SessionCounts:
-    return SessionCounts(*(getattr(s, f) for f in SessionCounts._fields))
+    return SessionCounts.from_columns([getattr(s, f) for f in SessionCounts.COLUMNS])
 
 
 def _read_summaries(
@@ -101,7 +101,7 @@ def _read_summaries(
     first = "s.first_at || ''" if sqlite else "s.first_at"
     columns = ", ".join(
         first if f == "first_at" else f"s.{connection.ops.quote_name(f)}"
-        for f in SessionCounts._fields
+        for f in SessionCounts.COLUMNS
     )
     if pupil_id is not None:
         where, param = "s.pupil_id = %s", pupil_id
@@ -122,8 +122,8 @@ def _read_summaries(
                 when = when.replace(tzinfo=UTC)
             times = row[10]
             out.append(
-                SessionCounts(
-                    *row[:2], when, *row[3:10], loads(times) if isinstance(times, str) else times
+                SessionCounts.from_columns(
+                    (*row[:2], when, *row[3:10], loads(times) if isinstance(times, str) else times)
                 )
             )
     return out

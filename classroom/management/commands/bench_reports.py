@@ -13,6 +13,7 @@ from __future__ import annotations
 import statistics
 import time
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -92,14 +93,9 @@ def history_write(
     end = end or timezone.localdate() - timedelta(days=1)
     profiles = profiles or default_profiles(len(pupils))
     demo = [DemoPupil(p.pk, prof) for p, prof in zip(pupils, profiles, strict=True)]
-    plan = plan_sessions(
-        pupils=demo,
-        sessions=sessions,
-        end=end,
-        seed=seed,
-        session_ids=list(range(sessions)),
-        first_table_id=first_table_id,
-    )
+    # Planned twice: once to know the sessions to create, once with their ids.
+    plan_for = partial(plan_sessions, pupils=demo, sessions=sessions, end=end, seed=seed)
+    plan = plan_for(session_ids=list(range(sessions)), first_table_id=first_table_id)
     rows = ClassSession.objects.bulk_create(
         [ClassSession(school_class=school_class, game="chasse", join_code=None) for _ in plan]
     )
@@ -114,14 +110,7 @@ def history_write(
         ClassSession.objects.filter(pk=pk).update(
             started_at=session.started_at, ended_at=session.started_at + timedelta(minutes=40)
         )
-    plan = plan_sessions(
-        pupils=demo,
-        sessions=sessions,
-        end=end,
-        seed=seed,
-        session_ids=ids,
-        first_table_id=first_table_id,
-    )
+    plan = plan_for(session_ids=ids, first_table_id=first_table_id)
     written = 0
     pending: list[Any] = []
     for batch in iter_session_plays(
