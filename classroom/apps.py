@@ -9,7 +9,9 @@ class ClassroomConfig(AppConfig):
         # Connects the receivers that delete game data with classroom data.
         from classroom import (
             learning,
+            score_sums,
             signals,  # noqa: F401
         )
 
         learning.connect()
+        score_sums.connect()

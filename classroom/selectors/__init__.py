@@ -10,6 +10,7 @@ number of queries:
 The statistics themselves are pure and live in ``classroom.insights``.
 """
 
+from classroom.selectors.score_sums import pupil_score_sums
 from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
 from classroom.selectors.reports import (
     ClassReport,
@@ -39,6 +40,7 @@ from classroom.selectors.sessions import (
 from classroom.selectors.summaries import class_summaries, summary_record
 
 __all__ = [
+    "pupil_score_sums",
     "Board",
     "BoardGroup",
     "ClassReport",
