@@ -10,7 +10,6 @@ number of queries:
 The statistics themselves are pure and live in ``classroom.insights``.
 """
 
-from classroom.selectors.score_sums import pupil_score_sums
 from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
 from classroom.selectors.reports import (
     ClassReport,
@@ -24,6 +23,7 @@ from classroom.selectors.reports import (
     pupil_own_page,
     pupil_report,
 )
+from classroom.selectors.score_sums import pupil_score_sums
 from classroom.selectors.sessions import (
     Board,
     BoardGroup,
@@ -40,7 +40,6 @@ from classroom.selectors.sessions import (
 from classroom.selectors.summaries import class_summaries, summary_record
 
 __all__ = [
-    "pupil_score_sums",
     "Board",
     "BoardGroup",
     "ClassReport",
@@ -60,6 +59,7 @@ __all__ = [
     "pupil_own_page",
     "pupil_records_version",
     "pupil_report",
+    "pupil_score_sums",
     "pupil_table",
     "records_as_plays",
     "session_board",

@@ -213,4 +213,4 @@ async def test_the_bot_and_a_running_game_ask_no_sum(settings: Any) -> None:
     await tablets[0].close()
 
 
-__all__ = ["GameEvent", "HIDDEN", "Seat", "Tablet"]
+__all__ = ["HIDDEN", "GameEvent", "Seat", "Tablet"]

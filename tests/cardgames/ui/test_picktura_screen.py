@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardgames import engines, rendering, services, ui
+from cardgames import rendering, ui
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.picktura import ENGINE
 from cardgames.models import GameState
