@@ -19,7 +19,6 @@ from cardgames import engines, ui
 from cardgames.models import GameState, Seat, Table
 from cardgames.parsing import whole_number
 from cardgames.services.errors import ActionRefused
-from cardgames.services.notify import table_notify
 from cardgames.signals import end_answer_given
 
 MAX_ANSWER_DIGITS = 3
@@ -32,8 +31,8 @@ def end_answer_submit(*, table_id: int, seat: int, answer: Any, player_key: str 
     Takes the table's lock (``select_for_update``), then the seat's row, so two
     taps on OK record one answer. Refuses a table not over, a game that asks
     nothing, a seat that has changed hands, a bot, a second answer and anything
-    but a whole number. On commit: ``end_answer_given``, then every screen of
-    the table redraws."""
+    but a whole number. On commit: ``end_answer_given``. Only the answering
+    screen redraws (the consumer sends it): the others may be typing theirs."""
     number = whole_number(answer, max_digits=MAX_ANSWER_DIGITS)
     with transaction.atomic():
         try:
@@ -75,7 +74,6 @@ def end_answer_submit(*, table_id: int, seat: int, answer: Any, player_key: str 
         row.pending_choice = {"version": game_state.version, "end_answer": given}
         row.pending_since = now
         row.save(update_fields=["pending_choice", "pending_since"])
-        version = game_state.version
         key = row.player_key
 
         def on_commit() -> None:
@@ -90,7 +88,6 @@ def end_answer_submit(*, table_id: int, seat: int, answer: Any, player_key: str 
                 correct=number == total,
                 compute_ms=compute_ms,
             )
-            table_notify(table_id=table_id, message={"type": "table.changed", "version": version})
 
         transaction.on_commit(on_commit)
     return given

@@ -235,7 +235,15 @@
   });
 
   // ------------------------------------------------------------ live re-renders
+  // A number being typed survives a re-render of the table.
+  let typed = "";
+  document.body.addEventListener("htmx:wsBeforeMessage", () => {
+    const input = document.querySelector(".pk-sum-form input[name=answer]");
+    typed = input ? input.value : "";
+  });
   document.body.addEventListener("htmx:wsAfterMessage", () => {
+    const input = document.querySelector(".pk-sum-form input[name=answer]");
+    if (input && typed && !input.value) input.value = typed;
     if (drawing && !document.body.contains(drawing.form)) stopDrawing();
     if (openCartel) showCartel(openCartel);
     document.querySelectorAll("form.pk-hand-form").forEach(refresh);
