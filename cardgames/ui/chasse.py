@@ -48,6 +48,13 @@ OPTION_LABELS: dict[str, dict[str, Promise]] = {
         "label": _("Temps par tour (secondes)"),
         "help": _("Vide : pas de limite. Sinon 10 à 120 s ; un robot joue à la place de l'élève."),
     },
+    "focus": {
+        "label": _("Cartes ciblées"),
+        "help": _(
+            "Les calculs que l'élève doit travailler arrivent plus souvent dans sa main. "
+            "Les autres joueurs et les robots piochent normalement."
+        ),
+    },
 }
 
 CHOICE_LABELS: dict[str, dict[str, Promise]] = {
