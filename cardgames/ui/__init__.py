@@ -122,3 +122,23 @@ def get(game: str) -> GameUI:
     )
     _CACHE[game] = adapter
     return adapter
+
+
+# --- BEGIN bot level labels (added on branch i10-classroom; the cardgames
+# helper adds the same two functions on its branch: keep theirs at merge) ---
+def bot_level_choices() -> list[tuple[str, str]]:
+    """The bot levels with their names, translated when called."""
+    from django.utils.translation import gettext
+
+    from cardgames.engines.base import BOT_LEVELS
+
+    names = {"easy": gettext("Facile"), "medium": gettext("Moyen"), "hard": gettext("Difficile")}
+    return [(level, names[level]) for level in BOT_LEVELS]
+
+
+def bot_level_label(level: str) -> str:
+    """The name of one bot level (the level itself when unknown)."""
+    return dict(bot_level_choices()).get(level, level)
+
+
+# --- END bot level labels ---
