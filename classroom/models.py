@@ -297,6 +297,9 @@ class PupilSessionSummary(models.Model):
     correct = models.PositiveIntegerField(default=0)
     crossing_announcements = models.PositiveIntegerField(default=0)
     crossing_correct = models.PositiveIntegerField(default=0)
+    # Of the crossing ones, the additions (carries); the rest are sommes (borrows).
+    add_crossing_announcements = models.PositiveIntegerField(default=0)
+    add_crossing_correct = models.PositiveIntegerField(default=0)
     avoidable_mult10 = models.PositiveIntegerField(default=0)
     timeouts = models.PositiveIntegerField(default=0)
     compute_ms = models.JSONField(default=list)

@@ -106,6 +106,15 @@ def _carry_error(play: Play) -> bool:
     return play.correct is False and play.crossed_ten and play.error_kind == "tens"
 
 
+def _would_score(skill: _Skill) -> bool:
+    """Whether ``skill`` is worse than acceptable (see :func:`weaknesses`)."""
+    return (
+        skill.n >= MIN_SKILL_ATTEMPTS
+        and skill.errors > 0
+        and _wilson_lower(skill.errors, skill.n) / REFERENCE_ERROR_RATE > 1.0
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Weaknesses:
     """Every fact or skill worse than acceptable, worst first: the one
@@ -135,13 +144,17 @@ def weaknesses(*, plays: Iterable[Play]) -> Weaknesses:
 
     Candidates (see ``docs/learning.md``):
 
-    * every addition fact ``fact:a+b`` (the card a + b and its twin b + a,
-      a ≤ b). Its attempts are all its answers; its errors the wrong answers
-      that are *not* carry errors (:func:`_carry_error`): a pupil who answers
-      38 + 15 = 43 (off by ten, across a ten) knows 7 + 8 and forgot the carry;
     * ``carry``, crossing a ten while adding: its attempts are the answered
-      additions that crossed a ten, its errors their carry errors. One skill,
-      not one per units digit: forgetting the carry is one habit;
+      additions that crossed a ten, its errors the carry errors among them
+      (:func:`_carry_error`: off by ten, so the units, hence the fact, were
+      right). One skill, not one per units digit: forgetting the carry is one
+      habit;
+    * every addition fact ``fact:a+b`` (the card a + b and its twin b + a,
+      a ≤ b), judged on its answers without the carry's evidence: a forgotten
+      carry (38 + 15 = 43) never counts against 7 + 8, and when ``carry`` is
+      itself a weakness, none of the fact's crossing plays count (a slip while
+      bridging the ten is the carry's too), so the fact is judged on the plays
+      that did not cross;
     * ``borrow``, crossing a ten while subtracting: the answered sommes that
       crossed a ten, and every wrong answer among them (sommes have no fact of
       their own to take the units slips);
@@ -152,9 +165,9 @@ def weaknesses(*, plays: Iterable[Play]) -> Weaknesses:
     avoidable tens per 100 plays), so "5 times worse than fine" compares across
     kinds. Only skills worse than acceptable (score > 1) count: a pupil who
     masters everything gets none, not invented weaknesses. A fact wrong every
-    time is therefore always there, however its plays crossed a ten, and a
-    carry skill appears only from forgotten carries."""
-    facts: dict[tuple[int, int], _Skill] = {}
+    time is therefore always there (on the plays that did not cross, if not
+    on all), and a carry skill appears only from forgotten carries."""
+    plays = plays if isinstance(plays, list) else list(plays)
     carry = _Skill()
     borrow = _Skill()
     tens = _Skill()
@@ -165,32 +178,33 @@ def weaknesses(*, plays: Iterable[Play]) -> Weaknesses:
         if play.multiple_of_ten and play.avoidable:
             tens.errors += 1
             tens.misses.append(play)
-        if play.correct is None:
+        if play.correct is None or not play.crossed_ten:
             continue
-        kind = play.card_kind
-        if kind == "add":
-            carry_error = _carry_error(play)
-            a, b = play.card_a, play.card_b
-            if a is not None and b is not None:
-                key = (a, b) if a <= b else (b, a)
-                skill = _skill_for(facts, key)
-                skill.n += 1
-                if play.correct:
-                    if play.compute_ms is not None:
-                        skill.times.append(play.compute_ms)
-                elif not carry_error:
-                    skill.errors += 1
-                    skill.misses.append(play)
-            if play.crossed_ten:
-                carry.n += 1
-                if play.correct:
-                    if play.compute_ms is not None:
-                        carry.times.append(play.compute_ms)
-                elif carry_error:
-                    carry.errors += 1
-                    carry.misses.append(play)
-        elif kind == "sub" and play.crossed_ten:
+        if play.card_kind == "add":
+            carry.n += 1
+            if play.correct:
+                if play.compute_ms is not None:
+                    carry.times.append(play.compute_ms)
+            elif _carry_error(play):
+                carry.errors += 1
+                carry.misses.append(play)
+        elif play.card_kind == "sub":
             _record(borrow, play)
+    # When crossing a ten is itself a weakness, the crossing plays are its
+    # evidence, whatever their error: a fact is then judged on the plays that
+    # did not cross. Otherwise a fact is judged on all its plays but the
+    # forgotten carries.
+    weak_carry = _would_score(carry)
+    facts: dict[tuple[int, int], _Skill] = {}
+    for play in plays:
+        if play.timed_out or play.correct is None or play.card_kind != "add":
+            continue
+        a, b = play.card_a, play.card_b
+        if a is None or b is None:
+            continue
+        if play.crossed_ten and (weak_carry or _carry_error(play)):
+            continue
+        _record(_skill_for(facts, (a, b) if a <= b else (b, a)), play)
 
     candidates: list[PracticeItem] = []
 
