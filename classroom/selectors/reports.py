@@ -22,6 +22,7 @@ from classroom.insights import (
     Flag,
     FluencyGrid,
     PracticeItem,
+    PupilFocus,
     PupilSummary,
     RecentGame,
     SessionCounts,
@@ -34,6 +35,7 @@ from classroom.insights import (
     parent_tips,
     pooled_summary,
     practise_next,
+    pupil_focus,
     pupil_summary,
     recent_games,
     session_point,
@@ -41,6 +43,7 @@ from classroom.insights import (
     stars_and_streak,
     trend,
     watch_flags,
+    weaknesses,
 )
 from classroom.insights.numbers import merged
 from classroom.models import ClassSession, LearningRecord, ParentLink, Pupil, SchoolClass
@@ -204,6 +207,7 @@ class PupilFigures:
     errors: ErrorBreakdown
     practise: list[PracticeItem]
     games: list[RecentGame]
+    focus: PupilFocus  # what a targeted practice would target (same diagnosis)
 
 
 @dataclass
@@ -223,6 +227,8 @@ def _pupil_figures(pupil: Pupil) -> PupilFigures:
     summary = pupil_summary(plays=plays)
     series = session_series(plays=plays, tz=tz)
     last = series[-1] if series else None
+    weak = weaknesses(plays=plays)
+    grid = fluency_grid(plays=plays)
     return PupilFigures(
         summary=summary,
         series=series,
@@ -231,12 +237,13 @@ def _pupil_figures(pupil: Pupil) -> PupilFigures:
             previous=series[-1 - PREVIOUS_SESSIONS_FOR_TREND : -1],
         ),
         flags=watch_flags(summary=summary, series=series),
-        fluency=fluency_grid(plays=plays),
+        fluency=grid,
         carry_add=carry_grid(plays=plays, kind="add"),
         carry_sub=carry_grid(plays=plays, kind="sub"),
         errors=error_breakdown(plays=plays),
-        practise=practise_next(plays=plays, n=3),
+        practise=list(weak.items[:3]),
         games=recent_games(plays),
+        focus=pupil_focus(weaknesses=weak, grid=grid),
     )
 
 
