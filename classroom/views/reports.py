@@ -13,20 +13,24 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
+from django.contrib import messages
 from django.http import (
     HttpRequest,
     HttpResponse,
     StreamingHttpResponse,
 )
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
 from cardgames.parsing import whole_number
-from classroom import access, charts, selectors
+from cardgames.ui.chasse import focus_line
+from classroom import access, charts, selectors, services
 from classroom.charts import ClassRow
 from classroom.forms import ReportFilterForm
 from classroom.insights import CarryGrid
@@ -312,5 +316,27 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "carry_add": _grid_rows(report.figures.carry_add),
             "carry_sub": _grid_rows(report.figures.carry_sub),
             "now": timezone.now(),
+            "focus_line": focus_line(report.figures.focus.entry(seat=0))
+            if report.figures.focus
+            else "",
+            "outcomes": selectors.assignment_outcomes(pupil=pupil),
         },
     )
+
+
+@require_POST
+def pupil_assign_practice(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    """The teacher gives the pupil a targeted practice on what the pupil page
+    found; it comes first on the pupil's practice screen until it is done."""
+    pupil = access.access_pupil(request.user, pupil_id)
+    focus = selectors.pupil_focus_of(pupil=pupil)
+    if focus:
+        services.assignment_create(pupil=pupil, focus=focus)
+        messages.success(
+            request,
+            _("Entraînement ciblé donné à %(name)s : il l'attend sur son écran d'entraînement.")
+            % {"name": pupil.display_name},
+        )
+    else:
+        messages.info(request, _("Rien à cibler pour l'instant : pas assez de données."))
+    return redirect(reverse("classroom:pupil_report", args=[pupil.pk]) + "#focus")
