@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from django.utils import timezone
@@ -51,6 +51,17 @@ from classroom.selectors.records import pupil_cached, pupil_records_version, rec
 from classroom.selectors.summaries import class_summaries
 
 PREVIOUS_SESSIONS_FOR_TREND = 5
+# "Nouveau : 7 + 8 est su !": a fact that became fluent within this many days.
+NEW_FACT_DAYS = 7
+NEW_FACTS_SHOWN = 3
+
+
+def _new_facts(grid: FluencyGrid, today: date) -> list[tuple[int, int]]:
+    """The facts newly mastered: fluent since ``NEW_FACT_DAYS`` days at most."""
+    start = datetime.combine(
+        today - timedelta(days=NEW_FACT_DAYS - 1), time.min, tzinfo=timezone.get_current_timezone()
+    )
+    return grid.newly_fluent(since=start)[:NEW_FACTS_SHOWN]
 
 
 def _point(summary: SessionCounts, tz: tzinfo) -> SessionPoint:
@@ -281,9 +292,10 @@ class ParentReport:
     first_day: date | None
     last_day: date | None
     kinds: dict[str, int]  # answered plays by kind of card
+    new_facts: list[tuple[int, int]]  # newly mastered, most recent first
 
 
-def _parent_report(pupil: Pupil, version: str) -> ParentReport:
+def _parent_report(pupil: Pupil, version: str, today: date) -> ParentReport:
     tz = timezone.get_current_timezone()
     plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
     summary = pupil_summary(plays=plays)
@@ -293,12 +305,14 @@ def _parent_report(pupil: Pupil, version: str) -> ParentReport:
     for p in plays:
         if p.correct is not None and not p.timed_out:
             kinds[p.card_kind] = kinds.get(p.card_kind, 0) + 1
+    grid = fluency_grid(plays=plays)
     return ParentReport(
         pupil=pupil,
         version=version,
         summary=summary,
         series=series,
-        fluency=fluency_grid(plays=plays),
+        fluency=grid,
+        new_facts=_new_facts(grid, today),
         tips=parent_tips(plays=plays, items=items, summary=summary)[:3],
         first_day=series[0].date if series else None,
         last_day=series[-1].date if series else None,
@@ -309,9 +323,13 @@ def _parent_report(pupil: Pupil, version: str) -> ParentReport:
 def parent_report(*, pupil: Pupil) -> ParentReport:
     """The parent page: this one child only. Two queries at most (the
     records' version, then the records when they changed)."""
+    today = timezone.localdate()
     version = pupil_records_version(pupil=pupil)
     return pupil_cached(
-        pupil=pupil, version=version, name="parent", build=lambda: _parent_report(pupil, version)
+        pupil=pupil,
+        version=f"{version}-{today.isoformat()}",
+        name="parent",
+        build=lambda: _parent_report(pupil, version, today),
     )
 
 
@@ -320,6 +338,7 @@ class PupilOwnPage:
     pupil: Pupil
     stars: StarsAndStreak
     fluency: FluencyGrid
+    new_facts: list[tuple[int, int]]  # newly mastered, most recent first
 
 
 def _pupil_own_page(pupil: Pupil, today: date) -> PupilOwnPage:
@@ -327,7 +346,7 @@ def _pupil_own_page(pupil: Pupil, today: date) -> PupilOwnPage:
     plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
     grid = fluency_grid(plays=plays)
     stars = stars_and_streak(plays=plays, today=today, tz=tz, grid=grid)
-    return PupilOwnPage(pupil=pupil, stars=stars, fluency=grid)
+    return PupilOwnPage(pupil=pupil, stars=stars, fluency=grid, new_facts=_new_facts(grid, today))
 
 
 def pupil_own_page(*, pupil: Pupil) -> PupilOwnPage:
