@@ -1,4 +1,4 @@
-"""La Chasse aux Souris: the project's central game (``shared/rules/chasse-aux-souris.md``).
+"""La Chasse aux Souris: the project's central game (``docs/rules/chasse.md``).
 
 Every play moves a running total and the pupil announces the new total, so the
 engine is really a mental-arithmetic exercise with a card game around it.
@@ -50,6 +50,7 @@ from .base import (
     View,
     action_type,
     check_seat,
+    copy_log,
     get_int,
     rng_from_json,
     rng_to_json,
@@ -478,19 +479,6 @@ def _take(state: ChasseState, seat: int) -> int:
     return pile.pop(targeted[-1][0])
 
 
-def _copy_event(event: Event) -> Event:
-    # Events are flat apart from a card dict or a list of ints, so a one-level
-    # copy is a full copy and much cheaper than deepcopy on long logs.
-    return {
-        key: dict(value)
-        if isinstance(value, dict)
-        else list(value)
-        if isinstance(value, list)
-        else value
-        for key, value in event.items()
-    }
-
-
 _ACTION_TYPES = frozenset(("play", "discard"))
 
 
@@ -858,7 +846,7 @@ class ChasseEngine(Engine[ChasseState]):
             "players": state.players,
             "options": _copy_options(state.options),
             "rng": rng_to_json(state.rng),
-            "log": [_copy_event(event) for event in state.log],
+            "log": copy_log(state.log),
             "hands": [list(hand) for hand in state.hands],
             "draw_pile": list(state.draw_pile),
             "played": list(state.played),
@@ -879,7 +867,7 @@ class ChasseEngine(Engine[ChasseState]):
             players=int(data["players"]),
             options=_copy_options(data["options"]),
             rng=rng_from_json(data["rng"]),
-            log=[_copy_event(event) for event in data["log"]],
+            log=copy_log(data["log"]),
             hands=[list(hand) for hand in data["hands"]],
             draw_pile=list(data["draw_pile"]),
             played=list(data["played"]),
