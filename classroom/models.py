@@ -319,7 +319,6 @@ class PupilSessionSummary(models.Model):
         return f"{self.pupil_id} · {self.class_session_id}"
 
 
-<<<<<<< HEAD
 class ScoreSumRecord(models.Model):
     """A pupil adding up their own score after a game (Picktura: "Combien de
     points as-tu ?"): an arithmetic attempt of its own kind, kept apart from
@@ -353,7 +352,8 @@ class ScoreSumRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pupil_id}: {'+'.join(map(str, self.addends))} = {self.sum} ({self.answer})"
-=======
+
+
 class AssignedPractice(models.Model):
     """A targeted practice the teacher gave a pupil from the pupil page: the
     facts (and crossing a ten) to target, as the report found them that day.
@@ -374,4 +374,3 @@ class AssignedPractice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pupil_id} · {self.assigned_at:%d/%m/%Y}"
->>>>>>> main

@@ -1,5 +1,5 @@
 """Picktura in a real browser: the teacher starts a Picktura session, two
-pupils join on tablets (768×1024 portrait, 1024×768 landscape) and play with
+pupils join on tablets (768x1024 portrait, 1024x768 landscape) and play with
 one robot. They take from both piles and discard, exhibit, complete, put a
 blank canvas on an exhibit and replace it, open a cartel, play to the end and
 add up their own scores (one right, one wrong). The pupil report then shows
