@@ -1,4 +1,4 @@
-"""A player's answer to the game's end-of-game question (Picktura: each pupil
+"""A player's answer to the game's end-of-game question (a game where each pupil
 adds up their own score before it is shown).
 
 The question comes from the game's UI (``ui.get(game).end_question(view)``),
