@@ -120,7 +120,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=await database_sync_to_async(self._render)())
 
     async def session_ended(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render)())
+        # Said here, not by a redirect: the tablet is being signed out, so no
+        # later request could still tell which lesson it was in.
+        await self.send(
+            text_data=render_to_string("classroom/join/_lobby_ended.html")
+        )
 
     def _render(self) -> str:
         session = self.scope.get("session")

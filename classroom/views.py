@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
+from cardgames.models import Table
 from classroom import access, selectors, services
 from classroom.forms import (
     BOT_LEVEL_LABELS,
@@ -34,6 +35,7 @@ from classroom.forms import (
     SignupForm,
 )
 from classroom.models import ClassSession
+from classroom.monitor import session_end_everything, session_tables
 from classroom.pictures import AVATARS, avatar_url, picture
 
 
@@ -379,12 +381,31 @@ def session_options(request: HttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-@require_POST
 def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Two steps, so one stray tap never ends a lesson: GET asks (saying how
+    many tables and tablets it stops), POST ends everything the way the
+    monitor does: the tables end and every tablet is told the lesson is over.
+    A confirmation page rather than a script: it works under a strict CSP."""
     class_session = access.access_session(request.user, session_id)
-    services.session_end(class_session=class_session)
-    messages.success(request, _("Séance terminée : le code ne fonctionne plus."))
-    return redirect("classroom:class_detail", class_id=class_session.school_class_id)
+    if request.method == "POST":
+        if class_session.is_open:
+            session_end_everything(class_session=class_session)
+        messages.success(request, _("Séance terminée : le code ne fonctionne plus."))
+        return redirect("classroom:class_detail", class_id=class_session.school_class_id)
+    if not class_session.is_open:
+        return redirect("classroom:session_detail", session_id=class_session.pk)
+    return render(
+        request,
+        "classroom/teacher/session_end_confirm.html",
+        {
+            "class_session": class_session,
+            "school_class": class_session.school_class,
+            "tables": sum(
+                t.status != Table.Status.FINISHED for t in session_tables(class_session)
+            ),
+            "tablets": len(selectors.session_tablets(class_session=class_session)),
+        },
+    )
 
 
 def session_projector(request: HttpRequest, session_id: int) -> HttpResponse:

@@ -1,6 +1,6 @@
 """The players strip at a full table, on the tablets of a real classroom.
 
-With 4 to 6 seats on a 768×1024 portrait tablet, every name (a pupil's or a
+With 4 to 6 seats on a 768x1024 portrait tablet, every name (a pupil's or a
 robot's) must be read whole: the strip wraps or shrinks the avatar before it
 cuts a name. The test measures each rendered name against its box.
 """
