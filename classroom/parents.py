@@ -25,7 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from classroom import access, charts, selectors
-from classroom.models import ParentLink, Pupil, new_parent_token
+from classroom.models import ParentLink, Pupil, new_parent_token, parent_token_canonical
 from classroom.pictures import avatar_url
 from classroom.views import qr_svg
 
@@ -43,7 +43,7 @@ RETENTION_TEXT = gettext_lazy(
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    return hashlib.sha256(parent_token_canonical(token).encode()).hexdigest()
 
 
 # ------------------------------------------------------------------ services

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ def test_the_parent_chart_shows_every_session_the_summary_counts(
     # Date labels: a few, none overlapping the next one.
     labels = page.evaluate(X_LABELS)
     assert 2 <= len(labels) <= 6, labels
-    for left, right in zip(labels, labels[1:], strict=False):
+    for left, right in pairwise(labels):
         assert left["right"] + 2 <= right["left"], (left, right)
     # A handful of y labels (0, 25, 50, 75, 100), not one every 10 %.
     y_labels = chart.locator("svg .axis.y .guides text").count()
