@@ -15,11 +15,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
+from cardgames import rendering
 from cardgames.models import Table
 from classroom import access, selectors, services
 from classroom.forms import (
@@ -408,25 +410,62 @@ def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-def session_projector(request: HttpRequest, session_id: int) -> HttpResponse:
+def _mosaic(class_session: ClassSession) -> list[dict[str, Any]]:
+    """The started tables' public views (what any pupil may see: no hand, no
+    teacher button), for the session projector once the lesson is under way."""
+    mosaic = []
+    for table in session_tables(class_session):
+        if table.status == Table.Status.WAITING:
+            continue
+        snap = rendering.snapshot(table.pk)
+        if snap is None or snap.state is None:
+            continue
+        context = rendering.seat_context(snap, None)
+        context.update(oob=False, notice="")
+        mosaic.append(
+            {
+                "table": table,
+                "html": render_to_string(context["game_template"], context),
+                "paused": table.status == Table.Status.PAUSED,
+                "finished": table.status == Table.Status.FINISHED,
+            }
+        )
+    return mosaic
+
+
+def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The class's big screen: the join code while pupils arrive, then, once
+    tables start, a mosaic of their public views (the code stays in a corner
+    for late pupils). The page asks again every few seconds (``hx-trigger``,
+    no script); while nothing started the answer is an empty 204, so the
+    live list of joined pupils keeps its socket."""
     class_session = access.access_open_session(request.user, session_id)
+    mosaic = _mosaic(class_session)
+    if request.htmx and not mosaic:
+        return HttpResponse(status=204)
     url = join_url(request)
-    return render(
-        request,
-        "classroom/teacher/projector.html",
-        {
-            "class_session": class_session,
-            "join_url": url,
-            "qr": qr_svg(f"{url}?code={class_session.join_code}", scale=8),
-            "pupils": [
+    context = {
+        "class_session": class_session,
+        "join_url": url,
+        "mosaic": mosaic,
+        "code_groups": [class_session.join_code[:3], class_session.join_code[3:]]
+        if class_session.join_code
+        else [],
+    }
+    if not mosaic:
+        context.update(
+            qr=qr_svg(f"{url}?code={class_session.join_code}", scale=8),
+            pupils=[
                 {"pupil": p, "avatar_url": avatar_url(p.avatar)}
                 for p in selectors.joined_pupils(class_session=class_session)
             ],
-            "code_groups": [class_session.join_code[:3], class_session.join_code[3:]]
-            if class_session.join_code
-            else [],
-        },
+        )
+    template = (
+        "classroom/teacher/_projector_stage.html"
+        if request.htmx
+        else "classroom/teacher/projector.html"
     )
+    return render(request, template, context)
 
 
 # ------------------------------------------------------------------ grouping
