@@ -403,6 +403,10 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
     (names stay readable). The "avec retenue" bars are hatched, the others
     solid, and each bar prints its value, so colour is not needed to read it."""
     title = _("Réussite sans et avec retenue")
+    # A → Z from the top, whatever the table's sort: pygal draws the first
+    # bar at the bottom, so it is given Z → A.
+    rows = sorted(rows, key=lambda r: (r.name.casefold(), r.name))
+    drawn = rows[::-1]
     hatch_id = f"hatch-{uuid.uuid4().hex[:8]}"
     height = max(320, 110 + 58 * len(rows))
     chart = pygal.HorizontalBar(
@@ -421,9 +425,9 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
             y_labels=[0, 25, 50, 75, 100],
         )
     )
-    chart.x_labels = [row.name for row in rows]
-    chart.add(_("Sans retenue (plein)"), [row.summary.accuracy_non_crossing for row in rows])
-    chart.add(_("Avec retenue (hachuré)"), [row.summary.accuracy_crossing for row in rows])
+    chart.x_labels = [row.name for row in drawn]
+    chart.add(_("Sans retenue (plein)"), [row.summary.accuracy_non_crossing for row in drawn])
+    chart.add(_("Avec retenue (hachuré)"), [row.summary.accuracy_crossing for row in drawn])
     weakest = sorted(
         (r for r in rows if r.summary.accuracy_crossing is not None),
         key=lambda r: r.summary.accuracy_crossing or 0.0,

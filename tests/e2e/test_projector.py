@@ -71,6 +71,7 @@ def test_the_projector_switches_to_the_tables_and_never_shows_teacher_buttons(
     # Each table's projector view is one click away on the session page.
     page.goto(f"{server.url}/teacher/sessions/{demo['session']}/")
     link = page.get_by_role("link", name=re.compile("Projeter la table 1"))
+    page.screenshot(path=str(screenshots / "session-page-tables-1280x800.png"), full_page=True)
     assert link.get_attribute("href") == f"/table/{ids[0]}/projector/"
     single = teacher.new_page()
     single.set_viewport_size(PROJECTOR)
