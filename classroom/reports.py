@@ -238,10 +238,6 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
     return _csv_response(f"rapport-{_slug(report.school_class.name)}.csv", rows())
 
 
-# The progress charts show the last sessions: a point per session stays readable
-# (and pygal stays fast); the data table of each chart says the same.
-CHART_SESSIONS = 30
-
 RECORD_COLUMNS = (
     ("created_at", gettext_lazy("Date")),
     ("pupil__display_name", gettext_lazy("Élève")),
@@ -328,8 +324,10 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "charts": selectors.pupil_cached(
                 pupil=pupil,
                 version=report.version,
-                name="pupil-charts",
-                build=lambda: charts.pupil_charts(series=report.series[-CHART_SESSIONS:]),
+                name="pupil-charts-all",
+                # Every session the header counts: a chart of the last 30 made
+                # "31 séances" above a chart of 30 points.
+                build=lambda: charts.pupil_charts(series=report.series),
             ),
             "carry_add": _grid_rows(report.carry_add),
             "carry_sub": _grid_rows(report.carry_sub),

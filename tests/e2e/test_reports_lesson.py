@@ -94,7 +94,7 @@ def test_class_and_pupil_reports_read_right_after_a_lesson(
     page.goto(f"{server.url}/teacher/classes/{class_id}/report/")
     page.get_by_role("link", name="Léo", exact=True).first.click()
     page.wait_for_url("**/report/")
-    header = page.locator(".rp-pupil-head, .page-head").first.inner_text()
+    header = page.locator(".rp-kpis").first.inner_text()
     counted = int(re.search(r"(\d+)\s+séances?", header).group(1))  # type: ignore[union-attr]
     points = page.locator(".rp-chart svg").first.locator(".serie-0 .dot").count()
     assert counted == points, (counted, points, header)
