@@ -1,300 +1,42 @@
-"""Teacher pages: account, classes, pupils, sessions, grouping and tables.
-
-Views stay thin: they authorise through ``classroom.access``, change things
-through ``classroom.services`` and read through ``classroom.selectors``.
-"""
+"""Teacher pages of a class session: open it, the projector, the grouping
+board (htmx swaps it after each tap), tables, tablets."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_htmx.middleware import HtmxDetails
 
 from cardgames import rendering
 from cardgames.models import Table
+from cardgames.ui import bot_level_choices
 from classroom import access, selectors, services
-from classroom.forms import (
-    BOT_LEVEL_LABELS,
-    GAME_LABELS,
-    BotsForm,
-    ClassForm,
-    GroupSizeForm,
-    OptionsForm,
-    PupilEditForm,
-    PupilsPasteForm,
-    SessionStartForm,
-    SignupForm,
+from classroom.forms import GAME_LABELS, BotsForm, GroupSizeForm, OptionsForm, SessionStartForm
+from classroom.models import (
+    Attendance,
+    ClassSession,
 )
-from classroom.models import ClassSession
-from classroom.monitor import session_end_everything, session_tables
-from classroom.pictures import AVATARS, avatar_url, picture
+from classroom.pictures import avatar_url
+from classroom.selectors.monitor import session_tables
+from classroom.services.monitor import session_end_everything
+from classroom.views.common import (
+    HtmxHttpRequest,
+    join_url,
+    monitor_url,
+    qr_svg,
+)
 
 
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-# ------------------------------------------------------------------ helpers
-def qr_svg(url: str, *, scale: int = 6) -> str:
-    """An inline SVG QR code (segno), dark on light, with a quiet zone."""
-    return segno.make(url, error="m").svg_inline(
-        scale=scale, border=2, dark="#2d2430", light="#ffffff", omitsize=True
-    )
-
-
-def table_url(table_id: int) -> str:
-    try:
-        return reverse("cardgames:table", kwargs={"table_id": table_id})
-    except NoReverseMatch:
-        return f"/table/{table_id}/"
-
-
-def monitor_url(session_id: int) -> str:
-    try:
-        return reverse("classroom:monitor", kwargs={"session_id": session_id})
-    except NoReverseMatch:
-        return f"/teacher/sessions/{session_id}/monitor/"
-
-
-def join_url(request: HttpRequest) -> str:
-    return request.build_absolute_uri(reverse("classroom:join"))
-
-
-# ------------------------------------------------------------------ account
-def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("classroom:dashboard")
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        user = get_user_model().objects.create_user(
-            username=data["email"],
-            email=data["email"],
-            password=data["password1"],
-            first_name=data["first_name"],
-        )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Bienvenue ! Créez votre première classe."))
-        return redirect("classroom:dashboard")
-    return render(request, "classroom/teacher/signup.html", {"form": form})
-
-
-# ------------------------------------------------------------------ classes
-@login_required
-def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "classroom/teacher/dashboard.html",
-        {
-            "classes": selectors.teacher_classes(teacher=request.user),
-            "open_sessions": selectors.teacher_open_sessions(teacher=request.user),
-        },
-    )
-
-
-@login_required
-def class_new(request: HttpRequest) -> HttpResponse:
-    form = ClassForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        school_class = services.class_create(
-            teacher=request.user, name=form.cleaned_data["name"], level=form.cleaned_data["level"]
-        )
-        messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
-        return redirect("classroom:class_detail", class_id=school_class.pk)
-    return render(request, "classroom/teacher/class_form.html", {"form": form})
-
-
-def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = access.access_class(request.user, class_id)
-    pupils = list(school_class.pupils.all())
-    return render(
-        request,
-        "classroom/teacher/class_detail.html",
-        {
-            "school_class": school_class,
-            "pupils": [_pupil_row(p) for p in pupils],
-            "paste_form": PupilsPasteForm(),
-            "open_session": selectors.open_session_of_class(school_class=school_class),
-            "past_sessions": school_class.sessions.filter(ended_at__isnull=False)[:10],
-        },
-    )
-
-
-def _pupil_row(pupil: Any) -> dict[str, Any]:
-    return {
-        "pupil": pupil,
-        "avatar_url": avatar_url(pupil.avatar),
-        "avatar_label": AVATARS.get(pupil.avatar, ""),
-        "pictures": [picture(i) for i in pupil.picture_code],
-        "locked": services.pupil_is_locked(pupil),
-    }
-
-
-def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = access.access_class(request.user, class_id)
-    form = ClassForm(request.POST or None, instance=school_class)
-    if request.method == "POST" and form.is_valid():
-        services.class_update(
-            school_class=school_class,
-            name=form.cleaned_data["name"],
-            level=form.cleaned_data["level"],
-        )
-        messages.success(request, _("Classe renommée."))
-        return redirect("classroom:class_detail", class_id=school_class.pk)
-    return render(
-        request, "classroom/teacher/class_form.html", {"form": form, "school_class": school_class}
-    )
-
-
-def class_delete(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = access.access_class(request.user, class_id)
-    if request.method == "POST":
-        services.class_delete(school_class=school_class)
-        messages.success(request, _("La classe et toutes ses données ont été supprimées."))
-        return redirect("classroom:dashboard")
-    return render(
-        request,
-        "classroom/teacher/confirm_delete.html",
-        {
-            "title": _("Supprimer la classe « %(name)s » ?") % {"name": school_class.name},
-            "explain": _(
-                "Les élèves, leurs codes, les séances et toutes les parties seront effacés. "
-                "Cette action est définitive."
-            ),
-            "back": reverse("classroom:class_detail", kwargs={"class_id": school_class.pk}),
-        },
-    )
-
-
-def class_cards(request: HttpRequest, class_id: int) -> HttpResponse:
-    """Printable login cards: 8 per A4 page, with the long-lived class QR."""
-    school_class = access.access_class(request.user, class_id)
-    link = request.build_absolute_uri(
-        reverse("classroom:class_link", kwargs={"link_token": school_class.link_token})
-    )
-    qr = qr_svg(link, scale=3)
-    cards = [_pupil_row(p) for p in school_class.pupils.all()]
-    pages = [cards[i : i + 8] for i in range(0, len(cards), 8)] or [[]]
-    return render(
-        request,
-        "classroom/teacher/cards.html",
-        {"school_class": school_class, "pages": pages, "qr": qr, "link": link},
-    )
-
-
-# ------------------------------------------------------------------ pupils
-@require_POST
-def pupils_add(request: HttpRequest, class_id: int) -> HttpResponse:
-    school_class = access.access_class(request.user, class_id)
-    form = PupilsPasteForm(request.POST)
-    if form.is_valid():
-        names = services.parse_names(form.cleaned_data["names"])
-        created = services.pupils_add(school_class=school_class, names=names)
-        renamed = [
-            p.display_name for p, raw in zip(created, names, strict=True) if p.display_name != raw
-        ]
-        messages.success(request, _("%(n)s élève(s) ajouté(s).") % {"n": len(created)})
-        if renamed:
-            messages.info(
-                request,
-                _("Prénoms en double, suffixe ajouté (modifiable) : %(names)s")
-                % {"names": ", ".join(renamed)},
-            )
-    else:
-        messages.error(request, _("Collez au moins un prénom, un par ligne."))
-    return redirect("classroom:class_detail", class_id=school_class.pk)
-
-
-def pupil_edit(request: HttpRequest, pupil_id: int) -> HttpResponse:
-    pupil = access.access_pupil(request.user, pupil_id)
-    form = PupilEditForm(
-        request.POST or None, initial={"display_name": pupil.display_name, "avatar": pupil.avatar}
-    )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.pupil_update(
-                pupil=pupil,
-                display_name=form.cleaned_data["display_name"],
-                avatar=form.cleaned_data["avatar"],
-            )
-        except ValidationError as exc:
-            form.add_error("display_name", exc)
-        else:
-            messages.success(request, _("Élève modifié."))
-            return redirect("classroom:class_detail", class_id=pupil.school_class_id)
-    return render(
-        request,
-        "classroom/teacher/pupil_form.html",
-        {
-            "form": form,
-            "row": _pupil_row(pupil),
-            "avatars": [{"key": k, "label": v, "url": avatar_url(k)} for k, v in AVATARS.items()],
-        },
-    )
-
-
-@require_POST
-def pupil_regenerate(request: HttpRequest, pupil_id: int) -> HttpResponse:
-    pupil = access.access_pupil(request.user, pupil_id)
-    services.pupil_regenerate_code(pupil=pupil)
-    messages.success(
-        request,
-        _("Nouveau code pour %(name)s : pensez à réimprimer sa carte.")
-        % {"name": pupil.display_name},
-    )
-    return redirect(
-        request.POST.get("next") or reverse("classroom:class_detail", args=[pupil.school_class_id])
-    )
-
-
-@require_POST
-def pupil_unlock(request: HttpRequest, pupil_id: int) -> HttpResponse:
-    pupil = access.access_pupil(request.user, pupil_id)
-    services.pupil_unlock(pupil=pupil)
-    messages.success(
-        request, _("La carte de %(name)s est débloquée.") % {"name": pupil.display_name}
-    )
-    return _back(request, reverse("classroom:class_detail", args=[pupil.school_class_id]))
-
-
-def pupil_delete(request: HttpRequest, pupil_id: int) -> HttpResponse:
-    pupil = access.access_pupil(request.user, pupil_id)
-    back = reverse("classroom:class_detail", args=[pupil.school_class_id])
-    if request.method == "POST":
-        services.pupil_delete(pupil=pupil)
-        messages.success(request, _("L'élève et toutes ses données ont été supprimés."))
-        return redirect(back)
-    return render(
-        request,
-        "classroom/teacher/confirm_delete.html",
-        {
-            "title": _("Supprimer %(name)s ?") % {"name": pupil.display_name},
-            "explain": _(
-                "Son code et tout ce qui le concerne seront effacés. Cette action est définitive."
-            ),
-            "back": back,
-        },
-    )
-
-
-def _back(request: HttpRequest, default: str) -> HttpResponse:
-    """Back to the page the form came from, if it is one of ours."""
-    target = request.POST.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else default)
-
-
-# ------------------------------------------------------------------ sessions
 def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
     school_class = access.access_class(request.user, class_id)
     start_form = SessionStartForm(request.POST or None)
@@ -328,7 +70,7 @@ def _session_context(request: HttpRequest, class_session: ClassSession) -> dict[
         "tablets": selectors.session_tablets(class_session=class_session),
         "locked": selectors.locked_pupils(school_class=class_session.school_class),
         "selected": _selected(request, class_session),
-        "bot_levels": BOT_LEVEL_LABELS,
+        "bot_levels": bot_level_choices(),
         "monitor_url": monitor_url(class_session.pk),
         "join_url": join_url(request),
     }
@@ -340,7 +82,7 @@ def _selected(request: HttpRequest, class_session: ClassSession) -> Any:
         return None
     try:
         return access.access_session_pupil(class_session, pupil_id)
-    except Exception:
+    except Http404:
         return None
 
 
@@ -444,7 +186,7 @@ def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse
     if request.htmx and not mosaic:
         return HttpResponse(status=204)
     url = join_url(request)
-    context = {
+    context: dict[str, Any] = {
         "class_session": class_session,
         "join_url": url,
         "mosaic": mosaic,
@@ -468,7 +210,6 @@ def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse
     return render(request, template, context)
 
 
-# ------------------------------------------------------------------ grouping
 @require_POST
 def groups_make(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_open_session(request.user, session_id)
@@ -498,7 +239,7 @@ def pupil_move(request: HttpRequest, session_id: int, pupil_id: int) -> HttpResp
         services.pupil_move(class_session=class_session, pupil=pupil, group=group)
     except ValidationError as exc:
         messages.error(request, exc.messages[0])
-    except Exception:
+    except Attendance.DoesNotExist:
         messages.error(request, _("Cet élève n'a pas encore rejoint la séance."))
     return _board_response(request, class_session)
 
