@@ -128,7 +128,11 @@ def class_report(
     """The class report's rows, one per pupil, over a date range or a session.
 
     The trend compares the period with the pupil's up to five sessions before
-    it; the flags look at the pupil's sessions up to the end of the period."""
+    it. With no period chosen (the whole history, nothing comes before it) it
+    compares the pupil's last five sessions with the five before them, so the
+    column says something on the report's first view. The flags look at the
+    pupil's sessions up to the end of the period."""
+    whole = date_from is None and date_to is None and session_id is None
     tz = timezone.get_current_timezone()
     pupils = list(school_class.pupils.all())
     sessions = list(
@@ -161,11 +165,19 @@ def class_report(
         times = merged([s.compute_ms for s in chosen if s.compute_ms])
         pupil_times.append(times)
         summary = pooled_summary(chosen, [times])
+        if whole or (session_id is None and not before):
+            recent = chosen[-PREVIOUS_SESSIONS_FOR_TREND:]
+            current = pooled_summary(
+                recent, [merged([s.compute_ms for s in recent if s.compute_ms])]
+            )
+            earlier = [p for p in points if recent and p.started_at < recent[0].first_at]
+        else:
+            current, earlier = summary, before
         rows.append(
             ClassReportRow(
                 pupil=pupil,
                 summary=summary,
-                trend=trend(current=summary, previous=before[-PREVIOUS_SESSIONS_FOR_TREND:]),
+                trend=trend(current=current, previous=earlier[-PREVIOUS_SESSIONS_FOR_TREND:]),
                 flags=watch_flags(summary=summary, series=upto) if chosen else [],
                 series=points,
             )

@@ -18,7 +18,7 @@ PHONE = {"width": 390, "height": 844}
 PARENT_LINK = f"""
 import json
 from classroom.models import SchoolClass
-from classroom.parents import parent_link_create
+from classroom.services.parents import parent_link_create
 pupil = SchoolClass.objects.get(name='{CLASS_NAME}').pupils.get(display_name='Léo')
 _link, token = parent_link_create(pupil=pupil, expires_in_days=None)
 print(json.dumps(token))

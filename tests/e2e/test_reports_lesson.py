@@ -71,9 +71,12 @@ def test_class_and_pupil_reports_read_right_after_a_lesson(
     assert len(trends) == len(names)
     assert sum(t.strip() != "—" for t in trends) >= len(names) // 2, trends
     # The class chart lists the pupils A → Z, like the table.
+    # Read from the top of the screen down, as the teacher reads it.
     chart_names = page.evaluate(
-        "() => [...document.querySelectorAll('.rp-chart svg .axis.x text, .rp-chart svg .axis.y text')]"
-        ".map(t => t.textContent.trim()).filter(t => t && !/^[0-9 %,.]+$/.test(t))"
+        "() => [...document.querySelectorAll('.rp-chart svg .axis text')]"
+        ".map(t => [t.getBoundingClientRect().top, t.textContent.trim()])"
+        ".filter(([_, t]) => t && !/^[0-9 %,.]+$/.test(t))"
+        ".sort((a, b) => a[0] - b[0]).map(([_, t]) => t)"
     )
     shown = [n for n in chart_names if n in names]
     assert shown == sorted(shown, key=str.casefold) and len(shown) == len(names), chart_names
@@ -98,8 +101,12 @@ def test_class_and_pupil_reports_read_right_after_a_lesson(
     counted = int(re.search(r"(\d+)\s+séances?", header).group(1))  # type: ignore[union-attr]
     points = page.locator(".rp-chart svg").first.locator(".serie-0 .dot").count()
     assert counted == points, (counted, points, header)
-    # No fluency cell cut ("★ su"): every cell's text fits its box.
-    cut = page.evaluate(CUT_CELLS, ".rp-fluency td, .rp-fluency .rp-cell")
+    # A "★ su" cell never sits next to an all-time "50 %": it shows the recent
+    # attempts that make it known; and every cell's text fits its box.
+    fluent = page.locator(".rp-fluency .rp-cell.is-fluent").all_inner_texts()
+    assert fluent, "the demo pupil knows some facts"
+    assert all("%" not in text and "✓" in text for text in fluent), fluent
+    cut = page.evaluate(CUT_CELLS, ".rp-fluency .rp-cell")
     assert cut == [], cut
     page.screenshot(path=str(screenshots / "report-pupil-1280x800.png"), full_page=True)
     page.close()
