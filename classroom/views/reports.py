@@ -27,7 +27,6 @@ from django.utils.translation import gettext_lazy
 
 from cardgames.parsing import whole_number
 from classroom import access, charts, selectors
-from classroom.charts import ClassRow
 from classroom.forms import ReportFilterForm
 from classroom.insights import CarryGrid
 from classroom.models import (
@@ -71,7 +70,7 @@ def _class_report(request: HttpRequest, class_id: int) -> selectors.ClassReport:
     school_class = access.access_class(request.user, class_id)
     start, end, session_id = _period(request)
     sort = request.GET.get("sort", "name")
-    return selectors.class_report(
+    return selectors.class_report_cached(
         school_class=school_class,
         date_from=start,
         date_to=end,
@@ -114,13 +113,7 @@ def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
                 "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
             }
         )
-    chart = charts.class_accuracy_chart(
-        rows=[
-            ClassRow(name=r.pupil.display_name, summary=r.summary)
-            for r in report.rows
-            if r.summary.announcements
-        ]
-    )
+    chart = selectors.class_report_chart(report=report)
     form = ReportFilterForm(
         initial={
             "date_from": report.date_from,

@@ -58,3 +58,40 @@ def test_a_pupil_absent_from_the_session_says_so_not_ras(client: Client) -> None
     assert "n'a pas joué à cette séance" in tom_row and "RAS" not in tom_row
     lea_row = html[html.index(">Léa<") :].split("</tr>", 1)[0]
     assert "RAS" in lea_row
+
+
+def test_ending_a_session_builds_its_summaries_and_the_first_report(
+    client: Client, django_capture_on_commit_callbacks: Any, django_assert_max_num_queries: Any
+) -> None:
+    """The first class report after a lesson used to aggregate that lesson on
+    the teacher's request. Now the end of the session stores its summaries and
+    draws the default view (after commit), so the first view reads the cache:
+    no query groups the learning records."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from classroom import services
+    from classroom.models import ClassSession, PupilSessionSummary
+
+    school_class = SchoolClassFactory()
+    client.force_login(school_class.teacher)
+    lea = PupilFactory(school_class=school_class, display_name="Léa")
+    tom = PupilFactory(school_class=school_class, display_name="Tom")
+    _lessons(school_class, lea, [True, False])
+    lesson = ClassSession.objects.create(school_class=school_class, game="chasse")
+    LearningRecord.objects.bulk_create(
+        [record(lea, lesson, 500 + n) for n in range(5)]
+        + [record(tom, lesson, 600 + n) for n in range(5)]
+    )
+    client.get(f"/teacher/classes/{school_class.pk}/report/")  # during the lesson: live
+    assert not PupilSessionSummary.objects.filter(class_session=lesson).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_end(class_session=lesson)
+    assert PupilSessionSummary.objects.filter(class_session=lesson).count() == 2
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(f"/teacher/classes/{school_class.pk}/report/")
+    assert page.status_code == 200 and "Tom" in page.content.decode()
+    grouped = [q["sql"] for q in queries if "GROUP BY" in q["sql"].upper()]
+    assert grouped == [], grouped
+    row = next(r for r in page.context["report"].rows if r.pupil == tom)
+    assert row.summary.announcements == 5
