@@ -298,6 +298,10 @@ def class_report_cached(
             pupils=pupils,
         )
         report.cache_key = key
+        # The page never reads a row's whole series (it has the trend and the
+        # flags): not caching it keeps a cache read to a few milliseconds.
+        for row in report.rows:
+            row.series = []
         return report
 
     report: ClassReport = _class_cached(key, build)

@@ -13,15 +13,18 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
+from django.core.cache import cache
 from django.http import (
     HttpRequest,
     HttpResponse,
     StreamingHttpResponse,
 )
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -32,6 +35,7 @@ from classroom.insights import CarryGrid
 from classroom.models import (
     LearningRecord,
 )
+from classroom.selectors.records import REPORT_CACHE_SECONDS
 
 # The columns of the class report: (sort key, label, what the header says to a screen reader).
 COLUMNS: tuple[tuple[str, Any], ...] = (
@@ -93,47 +97,72 @@ def _query(report: selectors.ClassReport, **extra: Any) -> str:
     return urlencode(params)
 
 
+def class_report_body(report: selectors.ClassReport) -> str:
+    """The report's page minus the page around it (menu, messages, CSRF): it
+    depends on the report only, so it is rendered once per cached report, and
+    the end of a session renders the default view in the background."""
+
+    def build() -> str:
+        headers = []
+        for key, label in COLUMNS:
+            active = report.sort == key
+            # A first click sorts "worst first" where that is what a teacher
+            # looks for (lowest accuracy, slowest, most tens), names A → Z.
+            first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
+            desc = (not report.descending) if active else first_desc
+            headers.append(
+                {
+                    "key": key,
+                    "label": label,
+                    "active": active,
+                    "aria_sort": ("descending" if report.descending else "ascending")
+                    if active
+                    else "none",
+                    "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
+                }
+            )
+        form = ReportFilterForm(
+            initial={
+                "date_from": report.date_from,
+                "date_to": report.date_to,
+                "session": report.session.pk if report.session else None,
+            },
+            sessions=report.sessions,
+        )
+        return render_to_string(
+            "classroom/reports/_class_report_body.html",
+            {
+                "report": report,
+                "school_class": report.school_class,
+                "headers": headers,
+                "chart": selectors.class_report_chart(report=report),
+                "form": form,
+                "watched": [r for r in report.rows if r.flags],
+                "query": _query(
+                    report, sort=report.sort, dir="desc" if report.descending else None
+                ),
+            },
+        )
+
+    if not report.cache_key:
+        return build()
+    key = f"{report.cache_key}:body"
+    body = cache.get(key)
+    if body is None:
+        body = build()
+        cache.set(key, body, REPORT_CACHE_SECONDS)
+    return str(body)
+
+
 def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
     report = _class_report(request, class_id)
-    headers = []
-    for key, label in COLUMNS:
-        active = report.sort == key
-        # A first click sorts "worst first" where that is what a teacher looks
-        # for (lowest accuracy, slowest, most tens), names A → Z.
-        first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
-        desc = (not report.descending) if active else first_desc
-        headers.append(
-            {
-                "key": key,
-                "label": label,
-                "active": active,
-                "aria_sort": ("descending" if report.descending else "ascending")
-                if active
-                else "none",
-                "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
-            }
-        )
-    chart = selectors.class_report_chart(report=report)
-    form = ReportFilterForm(
-        initial={
-            "date_from": report.date_from,
-            "date_to": report.date_to,
-            "session": report.session.pk if report.session else None,
-        },
-        sessions=report.sessions,
-    )
-    watched = [r for r in report.rows if r.flags]
     return render(
         request,
         "classroom/reports/class_report.html",
         {
             "report": report,
             "school_class": report.school_class,
-            "headers": headers,
-            "chart": chart,
-            "form": form,
-            "watched": watched,
-            "query": _query(report, sort=report.sort, dir="desc" if report.descending else None),
+            "body": mark_safe(class_report_body(report)),
         },
     )
 
