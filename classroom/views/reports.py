@@ -319,13 +319,19 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "pupil": pupil,
             "school_class": pupil.school_class,
             # pygal takes ~0.1 s for the three charts: drawn once per records version.
+            # Every session the header counts (a chart of the last 30 made
+            # "31 séances" above 30 points). pygal, and the charts' data tables
+            # of a long history, are drawn once per records version.
             "charts": selectors.pupil_cached(
                 pupil=pupil,
                 version=report.version,
-                name="pupil-charts-all",
-                # Every session the header counts: a chart of the last 30 made
-                # "31 séances" above a chart of 30 points.
-                build=lambda: charts.pupil_charts(series=report.figures.series),
+                name="pupil-charts-html",
+                build=lambda: [
+                    mark_safe(
+                        render_to_string("classroom/reports/_chart.html", {"chart": chart})
+                    )
+                    for chart in charts.pupil_charts(series=report.figures.series)
+                ],
             ),
             "carry_add": _grid_rows(report.figures.carry_add),
             "carry_sub": _grid_rows(report.figures.carry_sub),
