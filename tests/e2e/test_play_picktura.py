@@ -316,6 +316,13 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
     projector.goto(f"{server.url}/table/{table_id}/")
     projector.locator(".pk").wait_for()
     projector.screenshot(path=str(screenshots / "picktura-teacher-1024x768.png"), full_page=True)
+    # The class's big screen: the table's public view in the mosaic, no hand.
+    projector.set_viewport_size({"width": 1280, "height": 800})
+    projector.goto(f"{server.url}/teacher/sessions/{demo['session']}/projector/")
+    projector.locator(".pk-public").wait_for()
+    assert projector.locator(".pk-public .pk-hand, .pk-public input").count() == 0
+    assert projector.locator(".pk-public .pk-exhibit").count() >= 2
+    projector.screenshot(path=str(screenshots / "picktura-projector-1280x800.png"), full_page=True)
     for tablet in tablets:
         tablet.context.close()
     teacher.close()
