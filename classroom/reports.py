@@ -9,6 +9,7 @@ the table works with no JavaScript and survives a reload.
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable, Iterator
 from datetime import date
 from typing import Any
@@ -78,6 +79,10 @@ def _period(request: HttpRequest) -> tuple[date | None, date | None, int | None]
     try:
         session_id = int(request.GET.get("session", "") or "") or None
     except ValueError:
+        session_id = None
+    if session_id is not None and not 0 < session_id <= MAX_ID:
+        # Beyond any database integer: the query itself would crash (midway
+        # through a streamed CSV, leaving the download hanging).
         session_id = None
     if start and end and start > end:
         start, end = end, start
@@ -169,9 +174,26 @@ def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
     )
 
 
+MAX_ID = 2**63 - 1  # the largest BigAutoField value
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"-?\d+(,\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: a string starting like a formula
+    (``=``, ``+``, ``-``, ``@``, tab, carriage return — a pupil named
+    ``=HYPERLINK(…)``) gets a leading apostrophe (OWASP's CSV injection
+    advice), so opening the export never runs it. Plain numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        if not _PLAIN_NUMBER.fullmatch(value):
+            return "'" + value
+    return value
+
+
 def _csv_response(filename: str, rows: Iterator[list[Any]]) -> StreamingHttpResponse:
     """UTF-8 with a BOM and ``;`` separators: what French Excel and LibreOffice
-    open correctly with a double click (accents, and the decimal comma)."""
+    open correctly with a double click (accents, and the decimal comma). Every
+    text cell goes through :func:`csv_cell` (no formula injection)."""
 
     class _Echo:
         def write(self, value: str) -> str:
@@ -182,7 +204,7 @@ def _csv_response(filename: str, rows: Iterator[list[Any]]) -> StreamingHttpResp
     def stream() -> Iterator[str]:
         yield "\ufeff"
         for row in rows:
-            yield writer.writerow(row)
+            yield writer.writerow([csv_cell(cell) for cell in row])
 
     response = StreamingHttpResponse(stream(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
