@@ -184,9 +184,12 @@ def csv_cell(value: Any) -> Any:
     (``=``, ``+``, ``-``, ``@``, tab, carriage return — a pupil named
     ``=HYPERLINK(…)``) gets a leading apostrophe (OWASP's CSV injection
     advice), so opening the export never runs it. Plain numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        if not _PLAIN_NUMBER.fullmatch(value):
-            return "'" + value
+    if (
+        isinstance(value, str)
+        and value.startswith(_FORMULA_START)
+        and not _PLAIN_NUMBER.fullmatch(value)
+    ):
+        return "'" + value
     return value
 
 

@@ -35,6 +35,7 @@ from classroom.models import (
     SessionGroup,
     TabletLogin,
 )
+from classroom.names import name_key
 from classroom.pictures import AVATARS, CODE_LENGTH, PICTURES
 
 # Picture-code brute force: a pupil's *card* locks, never an IP, so a class that
@@ -106,12 +107,13 @@ def _next_avatar(used: dict[str, int]) -> str:
 
 def unique_name(name: str, taken: set[str]) -> str:
     """``name`` itself, or ``name 2``, ``name 3``… — the teacher may edit the
-    suffix later (``Léo 2`` → ``Léo B``). Compared case-insensitively."""
-    lowered = {t.casefold() for t in taken}
-    if name.casefold() not in lowered:
+    suffix later (``Léo 2`` → ``Léo B``). Compared by ``name_key`` (case,
+    Unicode normalisation: look-alikes count as the same name)."""
+    lowered = {name_key(t) for t in taken}
+    if name_key(name) not in lowered:
         return name
     n = 2
-    while f"{name} {n}".casefold() in lowered:
+    while name_key(f"{name} {n}") in lowered:
         n += 1
     return f"{name} {n}"
 
@@ -160,10 +162,12 @@ def pupil_update(*, pupil: Pupil, display_name: str, avatar: str) -> Pupil:
     name = " ".join(display_name.split())[:40]
     if not name:
         raise ValidationError(_("Le prénom ne peut pas être vide."))
-    clash = (
-        Pupil.objects.filter(school_class_id=pupil.school_class_id, display_name__iexact=name)
+    key = name_key(name)
+    clash = any(
+        name_key(other) == key
+        for other in Pupil.objects.filter(school_class_id=pupil.school_class_id)
         .exclude(pk=pupil.pk)
-        .exists()
+        .values_list("display_name", flat=True)
     )
     if clash:
         raise ValidationError(

@@ -12,6 +12,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # ---------------------------------------------------------------- account
     path("teacher/signup/", views.signup, name="signup"),
     path(
+        "teacher/signup/activate/<uidb64>/<token>/", views.signup_activate, name="signup_activate"
+    ),
+    path(
         "teacher/login/",
         auth_views.LoginView.as_view(
             template_name=T + "login.html",

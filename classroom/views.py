@@ -10,7 +10,7 @@ from typing import Any
 
 import segno
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
-from classroom import access, selectors, services
+from classroom import access, accounts, selectors, services
 from classroom.forms import (
     BOT_LEVEL_LABELS,
     GAME_LABELS,
@@ -74,16 +74,27 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        user = get_user_model().objects.create_user(
-            username=data["email"],
+        # The same answer whether or not the address has an account: the
+        # difference goes by e-mail to the address's owner only.
+        accounts.teacher_signup(
+            request=request,
             email=data["email"],
             password=data["password1"],
             first_name=data["first_name"],
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Bienvenue ! Créez votre première classe."))
-        return redirect("classroom:dashboard")
+        return render(request, "classroom/teacher/signup_sent.html")
     return render(request, "classroom/teacher/signup.html", {"form": form})
+
+
+def signup_activate(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The activation link of the sign-up e-mail: opens the account, logs in."""
+    user = accounts.teacher_activate(uidb64=uidb64, token=token)
+    if user is None:
+        messages.error(request, _("Ce lien d'activation ne marche plus. Créez le compte à nouveau."))
+        return redirect("classroom:signup")
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, _("Bienvenue ! Créez votre première classe."))
+    return redirect("classroom:dashboard")
 
 
 # ------------------------------------------------------------------ classes
@@ -208,7 +219,8 @@ def pupils_add(request: HttpRequest, class_id: int) -> HttpResponse:
                 % {"names": ", ".join(renamed)},
             )
     else:
-        messages.error(request, _("Collez au moins un prénom, un par ligne."))
+        for error in form.errors.get("names", []):
+            messages.error(request, error)
     return redirect("classroom:class_detail", class_id=school_class.pk)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from django import template
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
@@ -20,4 +20,12 @@ def nonced(markup: str, nonce: object) -> SafeString:
     them apply. Use only on markup the server built itself."""
     # str() first: django-csp's lazy nonce is falsy until evaluated.
     value = escape("" if nonce is None else str(nonce))
-    return mark_safe(_STYLE_OPEN.sub(f'<style nonce="{value}"', str(markup)))  # noqa: S308
+    return mark_safe(_STYLE_OPEN.sub(f'<style nonce="{value}"', str(markup)))
+
+
+@register.filter
+def bdi(name: object) -> SafeString:
+    """A person's name isolated from the surrounding text direction (``<bdi>``):
+    a right-to-left name, or one smuggling a bidi control, cannot reorder the
+    sentence around it. For element content only (not attributes, <title>)."""
+    return format_html("<bdi>{}</bdi>", name)

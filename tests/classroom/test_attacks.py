@@ -33,7 +33,7 @@ def _csv(response: Any) -> list[list[str]]:
 
 
 # ------------------------------------------------------------------ 6
-@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx"])
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x")', "+1+1", "-2+3", "@SUM(A1)", "\tx"])
 def test_06_csv_exports_defuse_formulas_in_names(name: str) -> None:
     school_class = SchoolClassFactory()
     pupils = [
@@ -43,8 +43,12 @@ def test_06_csv_exports_defuse_formulas_in_names(name: str) -> None:
         for n in (name, "Léa", "Nour")
     ]
     history_write(
-        school_class=school_class, pupils=pupils, sessions=2, seed=3,
-        first_table_id=70_000, end=date(2025, 3, 28),
+        school_class=school_class,
+        pupils=pupils,
+        sessions=2,
+        seed=3,
+        first_table_id=70_000,
+        end=date(2025, 3, 28),
     )
     client = _teacher(school_class)
     report = _csv(client.get(reverse("classroom:class_report_csv", args=[school_class.pk])))
@@ -68,6 +72,102 @@ def test_13_records_csv_with_a_huge_session_number_answers_cleanly() -> None:
         assert response.status_code == 200
         rows = _csv(response)  # the whole stream, no crash halfway
         assert len(rows) == 1 and rows[0][0] == "Date"
-        page = client.get(reverse("classroom:class_report", args=[school_class.pk]), {"session": huge})
+        page = client.get(
+            reverse("classroom:class_report", args=[school_class.pk]), {"session": huge}
+        )
         assert page.status_code == 200
     assert LearningRecord.objects.count() == 0
+
+
+# ------------------------------------------------------------------ 11
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "\u200b",
+        "\u202e",
+        "Zoé\u200b",
+        "Zo\u202eé",
+        "\u2066Léo\u2069",
+        "Lé\u00ado",
+        "\u3164",
+        "A\u0000B",
+    ],
+)
+def test_11_invisible_or_control_names_are_refused(bad: str) -> None:
+    school_class = SchoolClassFactory()
+    client = _teacher(school_class)
+    client.post(reverse("classroom:pupils_add", args=[school_class.pk]), {"names": f"Léa\n{bad}"})
+    assert not school_class.pupils.exists()  # nothing half-added
+    pupil = Pupil.objects.create(
+        school_class=school_class, display_name="Nour", avatar="chat", picture_code=[0, 1]
+    )
+    response = client.post(
+        reverse("classroom:pupil_edit", args=[pupil.pk]), {"display_name": bad, "avatar": "chat"}
+    )
+    assert response.status_code == 200  # the form again, with its message
+    pupil.refresh_from_db()
+    assert pupil.display_name == "Nour"
+
+
+def test_11_look_alike_names_are_one_name() -> None:
+    school_class = SchoolClassFactory()
+    client = _teacher(school_class)
+    precomposed, decomposed, wide = "Zo\u00e9", "Zoe\u0301", "\uff3aoé"
+    client.post(
+        reverse("classroom:pupils_add", args=[school_class.pk]),
+        {"names": f"{precomposed}\n{decomposed}\n{wide}"},
+    )
+    names = list(school_class.pupils.order_by("pk").values_list("display_name", flat=True))
+    assert names == ["Zoé", "Zoé 2", "\uff3aoé 3"]  # the look-alike gets its suffix
+    assert all(n == __import__("unicodedata").normalize("NFC", n) for n in names)
+    # Renaming someone to a look-alike of a classmate's name is refused.
+    third = school_class.pupils.order_by("pk").last()
+    client.post(
+        reverse("classroom:pupil_edit", args=[third.pk]),
+        {"display_name": decomposed, "avatar": "chat"},
+    )
+    third.refresh_from_db()
+    assert third.display_name == "\uff3aoé 3"
+
+
+def test_11_names_are_shown_inside_bdi() -> None:
+    school_class = SchoolClassFactory()
+    Pupil.objects.create(
+        school_class=school_class, display_name="نور", avatar="chat", picture_code=[0, 1]
+    )
+    html = (
+        _teacher(school_class)
+        .get(reverse("classroom:class_detail", args=[school_class.pk]))
+        .content.decode()
+    )
+    assert "<bdi>نور</bdi>" in html
+
+
+# ------------------------------------------------------------------ signup
+def test_signup_does_not_reveal_whether_an_email_has_an_account() -> None:
+    from django.core import mail
+
+    from tests.factories import PASSWORD, TeacherFactory
+
+    teacher = TeacherFactory(email="pris@ecole.example")
+    OTHER = "un-autre-secret-bien-long-99"  # noqa: N806
+    answers = []
+    for email in ("pris@ecole.example", "libre@ecole.example"):
+        response = Client().post(
+            "/teacher/signup/",
+            {"email": email, "first_name": "", "password1": OTHER, "password2": OTHER},
+        )
+        html = response.content.decode()
+        answers.append((response.status_code, html.replace(email, "EMAIL")))
+    assert answers[0][0] == answers[1][0] == 200
+    assert "compte existe" not in answers[0][1]
+    # The two pages differ only by their CSRF token.
+    import re
+
+    strip = lambda html: re.sub(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+', "", html)  # noqa: E731
+    assert strip(answers[0][1]) == strip(answers[1][1])
+    # The difference reaches the address's owner only, by e-mail.
+    assert [m.to for m in mail.outbox] == [["pris@ecole.example"], ["libre@ecole.example"]]
+    assert "déjà un compte" in mail.outbox[0].body and "activate" in mail.outbox[1].body
+    teacher.refresh_from_db()
+    assert teacher.check_password(PASSWORD) and teacher.is_active  # the account is untouched
