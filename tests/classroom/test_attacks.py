@@ -150,7 +150,7 @@ def test_signup_does_not_reveal_whether_an_email_has_an_account() -> None:
     from tests.factories import PASSWORD, TeacherFactory
 
     teacher = TeacherFactory(email="pris@ecole.example")
-    OTHER = "un-autre-secret-bien-long-99"  # noqa: N806
+    OTHER = "un-autre-secret-bien-long-99"
     answers = []
     for email in ("pris@ecole.example", "libre@ecole.example"):
         response = Client().post(
