@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
@@ -261,9 +262,7 @@ def pupil_regenerate(request: HttpRequest, pupil_id: int) -> HttpResponse:
         _("Nouveau code pour %(name)s : pensez à réimprimer sa carte.")
         % {"name": pupil.display_name},
     )
-    return redirect(
-        request.POST.get("next") or reverse("classroom:class_detail", args=[pupil.school_class_id])
-    )
+    return _back(request, reverse("classroom:class_detail", args=[pupil.school_class_id]))
 
 
 @require_POST
@@ -297,9 +296,13 @@ def pupil_delete(request: HttpRequest, pupil_id: int) -> HttpResponse:
 
 
 def _back(request: HttpRequest, default: str) -> HttpResponse:
-    """Back to the page the form came from, if it is one of ours."""
+    """Back to the page the form came from, if it is one of ours (Django's own
+    check: no other host or scheme, no ``//evil`` or ``/\\evil`` tricks)."""
     target = request.POST.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else default)
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return redirect(target if target and safe else default)
 
 
 # ------------------------------------------------------------------ sessions

@@ -171,3 +171,22 @@ def test_signup_does_not_reveal_whether_an_email_has_an_account() -> None:
     assert "déjà un compte" in mail.outbox[0].body and "activate" in mail.outbox[1].body
     teacher.refresh_from_db()
     assert teacher.check_password(PASSWORD) and teacher.is_active  # the account is untouched
+
+
+# ------------------------------------------------------------------ 10
+@pytest.mark.parametrize(
+    "evil",
+    ["https://evil.example/x", "//evil.example/x", "/\\evil.example/x", "\\\\evil.example", "javascript:alert(1)"],
+)
+def test_10_no_open_redirect_after_regenerating_a_picture_code(evil: str) -> None:
+    from tests.factories import PupilFactory
+
+    pupil = PupilFactory()
+    client = _teacher(pupil.school_class)
+    for name in ("classroom:pupil_regenerate", "classroom:pupil_unlock"):
+        response = client.post(reverse(name, args=[pupil.pk]), {"next": evil})
+        assert response.status_code == 302
+        assert response["Location"] == reverse("classroom:class_detail", args=[pupil.school_class_id])
+    ours = reverse("classroom:class_report", args=[pupil.school_class_id])
+    response = client.post(reverse("classroom:pupil_regenerate", args=[pupil.pk]), {"next": ours})
+    assert response["Location"] == ours
