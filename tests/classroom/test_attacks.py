@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from classroom.management.commands.bench_reports import history_write
-from classroom.models import LearningRecord, Pupil
+from classroom.models import LearningRecord, Pupil, SchoolClass
 from tests.factories import SchoolClassFactory
 
 pytestmark = pytest.mark.django_db
@@ -190,3 +190,19 @@ def test_10_no_open_redirect_after_regenerating_a_picture_code(evil: str) -> Non
     ours = reverse("classroom:class_report", args=[pupil.school_class_id])
     response = client.post(reverse("classroom:pupil_regenerate", args=[pupil.pk]), {"next": ours})
     assert response["Location"] == ours
+
+
+# ------------------------------------------------------------------ 14
+def test_14_seed_demo_refuses_to_run_in_production(settings: Any) -> None:
+    from django.core.management import CommandError, call_command
+
+    from classroom.management.commands.seed_demo import DEMO_EMAIL, DEMO_PASSWORD
+    from tests.factories import TeacherFactory
+
+    real = TeacherFactory(email=DEMO_EMAIL, username=DEMO_EMAIL)
+    settings.PRODUCTION = True
+    with pytest.raises(CommandError, match="production"):
+        call_command("seed_demo", "--no-history")
+    real.refresh_from_db()
+    assert not real.check_password(DEMO_PASSWORD)  # never reset to the public password
+    assert not SchoolClass.objects.filter(teacher=real).exists()

@@ -14,7 +14,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -80,6 +81,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if getattr(settings, "PRODUCTION", False):
+            # The demo teacher's password is printed in the README: on a real
+            # server this would be a public way into an account (or reset a
+            # real teacher's password back to the public one).
+            raise CommandError(
+                "seed_demo never runs with DJANGO_ENV=production: the demo password is public."
+            )
         user_model = get_user_model()
         teacher, created = user_model.objects.get_or_create(
             username=DEMO_EMAIL, defaults={"email": DEMO_EMAIL, "first_name": "Camille"}
