@@ -206,3 +206,31 @@ def test_14_seed_demo_refuses_to_run_in_production(settings: Any) -> None:
     real.refresh_from_db()
     assert not real.check_password(DEMO_PASSWORD)  # never reset to the public password
     assert not SchoolClass.objects.filter(teacher=real).exists()
+
+
+# ------------------------------------------------------------------ 8
+def test_08_no_raw_parent_token_in_the_session_table() -> None:
+    import re
+
+    from django.contrib.sessions.models import Session
+
+    from classroom.models import ParentLink
+    from tests.factories import PupilFactory
+
+    child = PupilFactory()
+    teacher = _teacher(child.school_class)
+    response = teacher.post(
+        reverse("classroom:parent_link_create", args=[child.pk]), {"expires_in_days": "30"}
+    )
+    letter = teacher.get(response["Location"]).content.decode()
+    token = re.search(r"/p/([\w-]+)", letter).group(1)  # the letter still prints the link
+    stored = " ".join(str(s.get_decoded()) + s.session_data for s in Session.objects.all())
+    assert token not in stored
+    # Another device of the same teacher (same account, other browser) cannot
+    # read the token back: it was shown once, to the browser that created it.
+    other = _teacher(child.school_class)
+    link = ParentLink.objects.get(pupil=child)
+    assert token not in other.get(reverse("classroom:parent_letter", args=[link.pk])).content.decode()
+    # Revoking forgets it in the creating browser too.
+    teacher.post(reverse("classroom:parent_link_revoke", args=[link.pk]))
+    assert token not in teacher.get(response["Location"]).content.decode()
