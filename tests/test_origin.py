@@ -51,7 +51,7 @@ async def test_12_a_page_of_another_origin_cannot_open_a_table_socket(origin: by
     assert not await _connects(table.pk, key, origin)
 
 
-async def test_12_the_port_of_the_host_header_counts(settings) -> None:  # noqa: ANN001
+async def test_12_the_port_of_the_host_header_counts(settings) -> None:
     table = await database_sync_to_async(started_table)(pupils=2, bots=0, seed=1)
     key = await database_sync_to_async(session_cookie)("pupil:1")
     host = b"testserver:8081"
