@@ -29,8 +29,9 @@ def _client_ip(request: HttpRequest) -> str:
 
 
 def _device(request: HttpRequest) -> str:
-    if request.session.session_key is None:
-        request.session.save()
+    """The tablet, for the per-tablet counter: its session cookie, or ""
+    without one (then only the IP's budget applies: dropping the cookie gains
+    nothing, since the IP's counter caps every tablet behind it)."""
     return request.session.session_key or ""
 
 
@@ -83,16 +84,23 @@ TYPED_KEY = "join_typed"
 def _check_join_code(
     request: HttpRequest, code: str, *, device: str, ip: str
 ) -> tuple[str, str, bool]:
-    """(digits left on the screen, message, whether the code opened a session)."""
-    if ratelimit.join_code_blocked(device=device, ip=ip):
-        return (
-            "",
-            _("Trop d'essais. Attends un peu, puis réessaie avec ton maître ou ta maîtresse."),
-            False,
-        )
+    """(digits left on the screen, message, whether the code opened a session).
+
+    The code is looked up first: a right code always gets through, whatever
+    the tablet or its IP tried before. Only wrong codes count; beyond the
+    budget, codes are checked one at a time per IP (see ``classroom.ratelimit``)."""
+    gate = ratelimit.join_code_gate(device=device, ip=ip)
+    if gate is ratelimit.Gate.WAIT:
+        return code, _("Un instant… puis touche à nouveau le dernier chiffre."), False
     class_session = ClassSession.objects.filter(join_code=code, ended_at__isnull=True).first()
     if class_session is None:
         ratelimit.join_code_failed(device=device, ip=ip)
+        if gate is ratelimit.Gate.SLOW:
+            return (
+                "",
+                _("Trop d'essais. Attends un peu, puis réessaie avec ton maître ou ta maîtresse."),
+                False,
+            )
         return "", _("Ce code ne marche pas. Regarde bien le tableau et réessaie !"), False
     request.session[access.JOIN_SESSION_KEY] = class_session.pk
     request.session.pop(TYPED_KEY, None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 from datetime import date
 from typing import Any
 
@@ -234,3 +235,48 @@ def test_08_no_raw_parent_token_in_the_session_table() -> None:
     # Revoking forgets it in the creating browser too.
     teacher.post(reverse("classroom:parent_link_revoke", args=[link.pk]))
     assert token not in teacher.get(response["Location"]).content.decode()
+
+
+# ------------------------------------------------------------------ 5
+def _code(client: Client, code: str, ip: str) -> Any:
+    return client.post("/join", {"code": code}, REMOTE_ADDR=ip)
+
+
+def test_05_a_school_ip_with_its_budget_spent_still_lets_the_right_code_in(monkeypatch: Any) -> None:
+    from classroom import ratelimit
+    from tests.factories import ClassSessionFactory
+
+    monkeypatch.setattr(ratelimit, "IP_LIMIT", 30)
+    ClassSessionFactory(join_code="482913")
+    school = "203.0.113.7"
+    monkeypatch.setattr(ratelimit, "SLOW_LANE_SECONDS", 1)
+    for i in range(40):  # someone behind the school's one public IP mistypes a lot
+        _code(Client(), f"{100000 + i}", school)
+    time.sleep(1.1)  # a moment later (the over-budget slot is one check per second)
+    child = Client()
+    assert _code(child, "482913", school)["Location"] == "/join/names/"
+    # the same tablet that made every mistake also gets in with the right code
+    tired = Client()
+    for i in range(12):
+        _code(tired, f"{200000 + i}", school)
+    time.sleep(1.1)
+    assert _code(tired, "482913", school)["Location"] == "/join/names/"
+
+
+def test_05_dropping_the_cookie_gives_no_budget_beyond_the_ips(monkeypatch: Any) -> None:
+    from classroom import ratelimit
+    from tests.factories import ClassSessionFactory
+
+    monkeypatch.setattr(ratelimit, "IP_LIMIT", 30)
+    ClassSessionFactory(join_code="482913")
+    attacker = "198.51.100.9"
+    answers = [
+        _code(Client(), f"{300000 + i}", attacker).content.decode() for i in range(60)
+    ]  # a fresh cookie-less client for every guess
+    checked = sum("Ce code ne marche pas" in a or "Trop d'essais" in a for a in answers)
+    # 30 wrong codes in the budget, then one check per slow-lane slot (the
+    # burst runs well within one slot): the other guesses were never looked up.
+    assert checked <= 31
+    assert sum("Un instant" in a for a in answers) >= 29
+    # Another IP is not affected.
+    assert "Ce code ne marche pas" in _code(Client(), "999999", "192.0.2.1").content.decode()

@@ -13,7 +13,7 @@ from cardgames.engines.base import MAX_ABS_INT, IllegalAction
 from cardgames.engines.chasse import ENGINE as E
 
 
-def _refusal(state, seat: int, card: int) -> tuple[str, str]:  # noqa: ANN001
+def _refusal(state, seat: int, card: int) -> tuple[str, str]:
     try:
         E.apply(E.from_json(E.to_json(state)), seat, {"type": "play", "card": card, "announce": 0})
     except IllegalAction as exc:
