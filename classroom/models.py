@@ -56,8 +56,14 @@ class Pupil(models.Model):
     avatar = models.CharField(_("avatar"), max_length=24)
     # Two picture indexes out of 9, in order, e.g. [3, 7].
     picture_code = models.JSONField(default=list)
+    # Wrong picture codes since the last success (or teacher unlock), the
+    # escalation step reached (1: 1 min, 2: 5 min, 3: 15 min, 4: teacher only)
+    # and when the last wrong code came (the teacher's "recently attacked").
     failed_attempts = models.PositiveSmallIntegerField(default=0)
     locked_until = models.DateTimeField(null=True, blank=True)
+    lock_level = models.PositiveSmallIntegerField(default=0)
+    needs_teacher = models.BooleanField(default=False)
+    last_failed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

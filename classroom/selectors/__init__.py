@@ -26,6 +26,7 @@ from classroom.selectors.reports import (
 from classroom.selectors.sessions import (
     Board,
     BoardGroup,
+    attacked_pupils,
     joined_pupils,
     locked_pupils,
     open_session_of_class,
@@ -47,6 +48,7 @@ __all__ = [
     "PupilFigures",
     "PupilOwnPage",
     "PupilReport",
+    "attacked_pupils",
     "class_report",
     "class_summaries",
     "joined_pupils",

@@ -170,10 +170,13 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
         "slots": range(CODE_LENGTH),
         "error": "",
         "locked_seconds": 0,
+        "needs_teacher": False,
     }
     if services.pupil_is_locked(pupil):
         result = services.pupil_check_code(pupil=pupil, code=[])
-        pad.update(picks=[], locked_seconds=result.seconds_left)
+        pad.update(
+            picks=[], locked_seconds=result.seconds_left, needs_teacher=result.needs_teacher
+        )
     elif request.method == "POST" and len(picks) == CODE_LENGTH:
         result = services.pupil_check_code(pupil=pupil, code=picks)
         if result.ok:
@@ -181,6 +184,7 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
         pad["picks"] = []
         if result.locked:
             pad["locked_seconds"] = result.seconds_left
+            pad["needs_teacher"] = result.needs_teacher
         else:
             pad["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
     return pad, False

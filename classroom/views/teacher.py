@@ -103,6 +103,7 @@ def _pupil_row(pupil: Any) -> dict[str, Any]:
         "avatar_label": AVATARS.get(pupil.avatar, ""),
         "pictures": [picture(i) for i in pupil.picture_code],
         "locked": services.pupil_is_locked(pupil),
+        "attacked": services.pupil_recently_attacked(pupil),
     }
 
 

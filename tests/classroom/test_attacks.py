@@ -280,3 +280,57 @@ def test_05_dropping_the_cookie_gives_no_budget_beyond_the_ips(monkeypatch: Any)
     assert sum("Un instant" in a for a in answers) >= 29
     # Another IP is not affected.
     assert "Ce code ne marche pas" in _code(Client(), "999999", "192.0.2.1").content.decode()
+
+
+# ------------------------------------------------------------------ 1
+def test_01_a_script_trying_every_picture_pair_is_stopped_for_the_teacher() -> None:
+    """The reviewer's script: every ordered pair of different pictures, waiting
+    out each lock. Now the locks escalate (1, 5, 15 minutes) and the card then
+    waits for the teacher: at most 8 codes are ever tried without her."""
+    from itertools import permutations
+
+    from django.utils import timezone
+
+    from classroom import selectors, services
+    from tests.factories import ClassSessionFactory, PupilFactory
+
+    class_session = ClassSessionFactory(join_code="482913")
+    pupil = PupilFactory(school_class=class_session.school_class, picture_code=[8, 7])
+    client = Client()
+    client.post("/join", {"code": "482913"})
+    waits, tried = [], 0
+    for pair in permutations(range(9), 2):
+        if list(pair) == pupil.picture_code:
+            continue  # the script does not know it; skip it so the test is about locks
+        response = client.post(f"/join/pupil/{pupil.pk}/", {"pick": [str(i) for i in pair]})
+        assert response.status_code == 200
+        pupil.refresh_from_db()
+        if pupil.needs_teacher:
+            break
+        tried += 1
+        if pupil.locked_until:
+            waits.append(round((pupil.locked_until - timezone.now()).total_seconds() / 60))
+            # the script waits the lock out
+            Pupil.objects.filter(pk=pupil.pk).update(locked_until=timezone.now())
+    assert waits == [1, 5, 15]
+    assert tried + 1 == 8  # the 8th wrong code asks for the teacher
+    # Even the right code now waits for the teacher…
+    response = client.post(f"/join/pupil/{pupil.pk}/", {"pick": ["8", "7"]})
+    assert "Demande à ton maître" in response.content.decode()
+    # …who sees the card, locked and recently attacked, and unlocks it.
+    assert pupil in selectors.locked_pupils(school_class=pupil.school_class)
+    assert pupil in selectors.attacked_pupils(school_class=pupil.school_class)
+    html = _teacher(pupil.school_class).get(
+        reverse("classroom:class_detail", args=[pupil.school_class_id])
+    ).content.decode()
+    assert "Débloquer" in html and "erreurs" in html
+    services.pupil_unlock(pupil=pupil)
+    # An unlock gives a guesser 5 more tries, not a fresh schedule.
+    for pair in [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]:
+        client.post(f"/join/pupil/{pupil.pk}/", {"pick": [str(i) for i in pair]})
+    pupil.refresh_from_db()
+    assert pupil.needs_teacher
+    services.pupil_unlock(pupil=pupil)
+    assert client.post(f"/join/pupil/{pupil.pk}/", {"pick": ["8", "7"]})["Location"] == "/lobby/"
+    pupil.refresh_from_db()
+    assert (pupil.lock_level, pupil.failed_attempts, pupil.needs_teacher) == (0, 0, False)
