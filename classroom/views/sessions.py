@@ -24,6 +24,7 @@ from classroom.models import (
     ClassSession,
 )
 from classroom.pictures import avatar_url
+from classroom.services.monitor import session_end_everything
 from classroom.views.common import (
     join_url,
     monitor_url,
@@ -123,7 +124,9 @@ def session_options(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_POST
 def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_session(request.user, session_id)
-    services.session_end(class_session=class_session)
+    # Like the monitor's button: the code dies, the tables end, the tablets are
+    # signed out and their sockets close at once.
+    session_end_everything(class_session=class_session)
     messages.success(request, _("Séance terminée : le code ne fonctionne plus."))
     return redirect("classroom:class_detail", class_id=class_session.school_class_id)
 
