@@ -35,7 +35,9 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
 
     Each table is its own transaction (``table_create``/``table_start`` take the
     table lock), so one impossible table does not stop the others; its problem
-    comes back as a sentence for the teacher. Lobbies hear of it on commit."""
+    comes back as a sentence for the teacher. Each group row is locked and
+    re-checked first, so a double submission starts one table per group.
+    Lobbies hear of it on commit."""
     engine = engines.get(class_session.game)
     report = StartReport(started=[], problems=[])
     groups = class_session.groups.filter(table__isnull=True).order_by("number")
@@ -58,6 +60,12 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
             continue
         try:
             with transaction.atomic():
+                # Idempotent under a double submission ("Lancer" tapped twice,
+                # two teacher tabs): the group row is locked and re-read, and a
+                # group another request already started is left alone.
+                locked = SessionGroup.objects.select_for_update().get(pk=group.pk)
+                if locked.table_id is not None:
+                    continue
                 table = cardgames_services.table_create(
                     game=class_session.game,
                     seats=seats,

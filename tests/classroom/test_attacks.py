@@ -334,3 +334,71 @@ def test_01_a_script_trying_every_picture_pair_is_stopped_for_the_teacher() -> N
     assert client.post(f"/join/pupil/{pupil.pk}/", {"pick": ["8", "7"]})["Location"] == "/lobby/"
     pupil.refresh_from_db()
     assert (pupil.lock_level, pupil.failed_attempts, pupil.needs_teacher) == (0, 0, False)
+
+
+# ------------------------------------------------------------------ 9
+def test_09_a_double_submitted_start_creates_one_table_per_group(monkeypatch: Any) -> None:
+    """Two "Lancer" requests that both read the groups before either wrote:
+    replayed deterministically (the second request works from its stale list)."""
+    from cardgames.models import Table
+    from classroom import services
+    from classroom.models import Attendance, SessionGroup
+    from tests.factories import ClassSessionFactory, PupilFactory
+
+    class_session = ClassSessionFactory()
+    for i in range(4):
+        pupil = PupilFactory(school_class=class_session.school_class)
+        Attendance.objects.create(class_session=class_session, pupil=pupil)
+    services.groups_make(class_session=class_session, size=2)
+    stale = list(class_session.groups.filter(table__isnull=True).order_by("number"))
+    assert len(stale) == 2
+    services.tables_start(class_session=class_session)  # the first request
+    manager = type(class_session.groups)
+    real_filter = manager.filter
+
+    def stale_filter(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs == {"table__isnull": True}:
+            return SessionGroup.objects.filter(pk__in=[g.pk for g in stale])
+        return real_filter(self, *args, **kwargs)
+
+    monkeypatch.setattr(manager, "filter", stale_filter)
+    second = services.tables_start(class_session=class_session)  # the second request
+    assert second.started == []
+    assert Table.objects.filter(group_key=class_session.group_key).count() == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_09_two_racing_start_requests_on_postgresql() -> None:
+    import threading
+
+    from django.db import connection, connections
+
+    from cardgames.models import Table
+    from classroom import services
+    from classroom.models import Attendance
+    from tests.factories import ClassSessionFactory, PupilFactory
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks (CI runs this on PostgreSQL)")
+    class_session = ClassSessionFactory()
+    for _ in range(6):
+        Attendance.objects.create(
+            class_session=class_session, pupil=PupilFactory(school_class=class_session.school_class)
+        )
+    services.groups_make(class_session=class_session, size=2)
+    barrier = threading.Barrier(2)
+
+    def start() -> None:
+        try:
+            barrier.wait()
+            services.tables_start(class_session=class_session)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert Table.objects.filter(group_key=class_session.group_key).count() == 3
