@@ -71,9 +71,25 @@ class EmailAuthenticationForm(AuthenticationForm):
 class ClassForm(forms.ModelForm):
     class Meta:
         model = SchoolClass
-        fields = ["name", "level"]
-        labels = {"name": _("Nom de la classe"), "level": _("Niveau")}
-        widgets = {"level": forms.RadioSelect}
+        fields = ["name", "level", "practice_allowed", "practice_from", "practice_until"]
+        labels = {
+            "name": _("Nom de la classe"),
+            "level": _("Niveau"),
+            "practice_allowed": _("Entraînement libre avec le lien de la classe"),
+            "practice_from": _("Entraînement à partir de (facultatif)"),
+            "practice_until": _("Entraînement jusqu'à (facultatif)"),
+        }
+        help_texts = {
+            "practice_allowed": _(
+                "Sans séance en cours, le lien imprimé sur les cartes propose de "
+                "s'entraîner seul contre des robots. Décoché : le lien ne montre aucun prénom."
+            ),
+        }
+        widgets = {
+            "level": forms.RadioSelect,
+            "practice_from": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "practice_until": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

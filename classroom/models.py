@@ -37,7 +37,11 @@ class SchoolClass(models.Model):
     )
     name = models.CharField(_("nom"), max_length=80)
     level = models.CharField(_("niveau"), max_length=3, choices=Level.choices, default=Level.CE1)
-    practice_allowed = models.BooleanField(_("entraînement libre autorisé"), default=True)
+    # Solo practice through the printed class link: off until the teacher
+    # allows it, optionally only between two times of day.
+    practice_allowed = models.BooleanField(_("entraînement libre autorisé"), default=False)
+    practice_from = models.TimeField(_("entraînement à partir de"), null=True, blank=True)
+    practice_until = models.TimeField(_("entraînement jusqu'à"), null=True, blank=True)
     link_token = models.CharField(max_length=32, unique=True, default=new_link_token)
     created_at = models.DateTimeField(auto_now_add=True)
 

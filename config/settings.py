@@ -201,6 +201,11 @@ WS_MAX_MESSAGE_BYTES = 16 * 1024
 CARDGAMES_TABLE_ACCESS = env.str("CARDGAMES_TABLE_ACCESS", default="classroom.access.table_access")
 # The teacher's "Rejouer" at the end of a game (a new game, same seats).
 CARDGAMES_REMATCH_URL_NAME = "classroom:table_rematch"
+# A seated player's "Ce n'est pas moi" on the table page (shared tablets).
+CARDGAMES_SIGN_OUT_URL_NAME = "classroom:pupil_sign_out"
+# A solo-practice login on a shared tablet ends after this much inactivity
+# (its game goes on over its socket; the next page asks who you are).
+PRACTICE_LOGIN_IDLE_SECONDS = env.int("PRACTICE_LOGIN_IDLE_SECONDS", default=20 * 60)
 
 # --------------------------------------------------------------------- security
 if PRODUCTION:

@@ -14,7 +14,12 @@ pages are told "something changed" with ``transaction.on_commit``
 - ``parents``: parent links; ``events``: the live pages' channel groups.
 """
 
-from classroom.services.classes import class_create, class_delete, class_update
+from classroom.services.classes import (
+    class_create,
+    class_delete,
+    class_link_rotate,
+    class_update,
+)
 from classroom.services.events import lobby_group, projector_group, session_changed
 from classroom.services.groups import (
     group_add,
@@ -54,6 +59,7 @@ __all__ = [
     "StartReport",
     "class_create",
     "class_delete",
+    "class_link_rotate",
     "class_update",
     "group_add",
     "group_options",

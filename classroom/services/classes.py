@@ -4,18 +4,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from classroom.models import SchoolClass
+from django.db import transaction
+
+from classroom.models import SchoolClass, new_link_token
+
+PRACTICE_FIELDS = ("practice_allowed", "practice_from", "practice_until")
 
 
-def class_create(*, teacher: Any, name: str, level: str) -> SchoolClass:
-    return SchoolClass.objects.create(teacher=teacher, name=name.strip(), level=level)
+def class_create(*, teacher: Any, name: str, level: str, **practice: Any) -> SchoolClass:
+    """A new class; solo practice stays off unless ``practice_allowed`` says so."""
+    extra = {k: v for k, v in practice.items() if k in PRACTICE_FIELDS}
+    return SchoolClass.objects.create(teacher=teacher, name=name.strip(), level=level, **extra)
 
 
-def class_update(*, school_class: SchoolClass, name: str, level: str) -> SchoolClass:
+def class_update(*, school_class: SchoolClass, name: str, level: str, **practice: Any) -> SchoolClass:
+    """Rename, change the level, or the practice switch and hours."""
     school_class.name = name.strip()
     school_class.level = level
-    school_class.save(update_fields=["name", "level"])
+    fields = ["name", "level"]
+    for key, value in practice.items():
+        if key in PRACTICE_FIELDS:
+            setattr(school_class, key, value)
+            fields.append(key)
+    school_class.save(update_fields=fields)
     return school_class
+
+
+@transaction.atomic
+def class_link_rotate(*, school_class: SchoolClass) -> SchoolClass:
+    """A new printed-link token: the old cards stop working at once (their QR
+    leads nowhere), new cards must be printed. Locks the class row."""
+    locked = SchoolClass.objects.select_for_update().get(pk=school_class.pk)
+    token = new_link_token()
+    while SchoolClass.objects.filter(link_token=token).exists():  # pragma: no cover - 2^128
+        token = new_link_token()
+    locked.link_token = token
+    locked.save(update_fields=["link_token"])
+    return locked
 
 
 def class_delete(*, school_class: SchoolClass) -> None:

@@ -19,12 +19,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgames import revocation
 from cardgames.parsing import whole_number
 from classroom import access, ratelimit, selectors, services
 from classroom.models import (
     ClassSession,
     Pupil,
     SchoolClass,
+    TabletLogin,
 )
 from classroom.pictures import CODE_LENGTH, all_pictures, avatar_url, picture
 from classroom.views.common import (
@@ -128,8 +130,8 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
             else None
         )
     if class_session is None:
-        if school_class is not None and school_class.practice_allowed:
-            # No lesson running: the class link offers solo practice.
+        if school_class is not None and access.practice_open_now(school_class):
+            # No lesson running, and the teacher allows practice now.
             return render(
                 request,
                 "classroom/practice/no_session.html",
@@ -140,8 +142,9 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
     login = access.logged_pupil(request.session)
     if login is not None and login.class_session.pk == class_session.pk:
         return redirect("classroom:lobby")
-    request.session[access.JOIN_SESSION_KEY] = class_session.pk
-    return redirect("classroom:join_names")
+    # A printed card is no way into a lesson: it leads to the keypad, where the
+    # code on the board is still needed (never to the names past it).
+    return redirect("classroom:join")
 
 
 def join_names(request: HttpRequest) -> HttpResponse:
@@ -268,3 +271,19 @@ def lobby_where(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(status=204)
     response["HX-Redirect"] = target
     return response
+
+
+@require_POST
+def pupil_sign_out(request: HttpRequest) -> HttpResponse:
+    """ "Ce n'est pas moi" on every pupil screen (shared tablets): the tablet
+    forgets who it was, its table and lobby sockets close at once, and the
+    next child starts from the keypad."""
+    key = request.session.session_key
+    for login in list(TabletLogin.objects.filter(session_key=key or "")):
+        services.tablet_sign_out(login=login)
+    request.session.flush()
+    if key:
+        revocation.session_revoke(
+            session_key=key, reason=_("Cette tablette a été déconnectée. Merci et à bientôt !")
+        )
+    return redirect("classroom:join")

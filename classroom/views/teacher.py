@@ -73,7 +73,10 @@ def class_new(request: HttpRequest) -> HttpResponse:
     form = ClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         school_class = services.class_create(
-            teacher=request.user, name=form.cleaned_data["name"], level=form.cleaned_data["level"]
+            teacher=request.user,
+            name=form.cleaned_data["name"],
+            level=form.cleaned_data["level"],
+            **_practice(form),
         )
         messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
@@ -115,12 +118,28 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             school_class=school_class,
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
+            **_practice(form),
         )
-        messages.success(request, _("Classe renommée."))
+        messages.success(request, _("Classe modifiée."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
     return render(
         request, "classroom/teacher/class_form.html", {"form": form, "school_class": school_class}
     )
+
+
+def _practice(form: ClassForm) -> dict[str, Any]:
+    return {k: form.cleaned_data.get(k) for k in ("practice_allowed", "practice_from", "practice_until")}
+
+
+@require_POST
+def class_link_rotate(request: HttpRequest, class_id: int) -> HttpResponse:
+    """A new class link: the printed cards stop working, new ones must be printed."""
+    school_class = access.access_class(request.user, class_id)
+    services.class_link_rotate(school_class=school_class)
+    messages.success(
+        request, _("Nouveau lien de classe : les anciennes cartes ne marchent plus, imprimez les nouvelles.")
+    )
+    return redirect("classroom:class_cards", class_id=school_class.pk)
 
 
 def class_delete(request: HttpRequest, class_id: int) -> HttpResponse:

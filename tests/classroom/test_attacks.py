@@ -402,3 +402,84 @@ def test_09_two_racing_start_requests_on_postgresql() -> None:
     for thread in threads:
         thread.join(30)
     assert Table.objects.filter(group_key=class_session.group_key).count() == 3
+
+
+# ------------------------------------------------------------------ 3
+def test_03_a_shared_tablet_forgets_the_practising_pupil() -> None:
+    from django.conf import settings
+
+    from classroom.models import TabletLogin
+    from tests.factories import PupilFactory
+
+    school_class = SchoolClassFactory(practice_allowed=True)
+    pupil = PupilFactory(school_class=school_class, display_name="Léo", picture_code=[2, 5])
+    tablet = Client()
+    tablet.post(f"/practice/{school_class.link_token}/pupil/{pupil.pk}/", {"pick": ["2", "5"]})
+    # The practice login is short-lived, not the lesson's 10 hours.
+    assert tablet.session.get_expiry_age() <= settings.PRACTICE_LOGIN_IDLE_SECONDS <= 30 * 60
+    setup = tablet.get("/practice/setup/").content.decode()
+    assert "Ce n&#x27;est pas moi" in setup or "Ce n'est pas moi" in setup
+    response = tablet.post("/practice/setup/", {"bots": "2", "level": "easy"})
+    table_page = tablet.get(response["Location"]).content.decode()
+    assert "/me/sign-out/" in table_page  # on the game screen too
+    assert tablet.get("/me/").status_code == 200
+    # The next child taps "Ce n'est pas moi": nothing of Léo is left.
+    assert tablet.post("/me/sign-out/")["Location"] == "/join"
+    assert tablet.get("/me/").status_code == 404
+    assert tablet.get(response["Location"]).status_code == 404
+    assert not TabletLogin.objects.filter(pupil=pupil).exists()
+
+
+def test_03_every_lesson_screen_offers_ce_n_est_pas_moi() -> None:
+    from tests.factories import ClassSessionFactory, PupilFactory
+
+    class_session = ClassSessionFactory(join_code="482913")
+    pupil = PupilFactory(school_class=class_session.school_class, picture_code=[1, 2])
+    tablet = Client()
+    tablet.post("/join", {"code": "482913"})
+    assert tablet.post(f"/join/pupil/{pupil.pk}/", {"pick": ["1", "2"]})["Location"] == "/lobby/"
+    for page in ("/lobby/", "/me/"):
+        assert 'action="/me/sign-out/"' in tablet.get(page).content.decode(), page
+    tablet.post("/me/sign-out/")
+    assert tablet.get("/lobby/")["Location"] == "/join"
+
+
+# ------------------------------------------------------------------ 2
+def test_02_the_printed_class_link_is_no_standing_way_in(monkeypatch: Any) -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tests.factories import ClassSessionFactory, PupilFactory
+
+    school_class = SchoolClassFactory()
+    PupilFactory(school_class=school_class, display_name="Léo")
+    old = school_class.link_token
+    stranger = Client()
+    # Practice is off until the teacher switches it on: no names at any hour.
+    assert stranger.get(f"/practice/{old}/").status_code == 404
+    teacher = _teacher(school_class)
+    form = {"name": school_class.name, "level": "CE1", "practice_allowed": "on",
+            "practice_from": "16:30", "practice_until": "19:00"}
+    teacher.post(reverse("classroom:class_edit", args=[school_class.pk]), form)
+    school_class.refresh_from_db()
+    assert school_class.practice_allowed and school_class.practice_from == dt.time(16, 30)
+    at = timezone.localtime().replace(hour=10, minute=0)
+    monkeypatch.setattr(timezone, "localtime", lambda *a, **k: at)
+    assert stranger.get(f"/practice/{old}/").status_code == 404  # 10:00, outside the hours
+    at = at.replace(hour=17)
+    monkeypatch.setattr(timezone, "localtime", lambda *a, **k: at)
+    assert "Léo" in stranger.get(f"/practice/{old}/").content.decode()
+    # During a lesson the link leads to the keypad, never past it.
+    lesson = ClassSessionFactory(school_class=school_class, join_code="271828")
+    assert stranger.get(f"/c/{old}")["Location"] == "/join"
+    assert stranger.get("/join/names/")["Location"] == "/join"
+    assert lesson.join_code not in stranger.get("/join").content.decode()
+    # Lost cards: the teacher rotates the link; the old cards stop working.
+    teacher.post(reverse("classroom:class_link_rotate", args=[school_class.pk]))
+    school_class.refresh_from_db()
+    assert school_class.link_token != old
+    assert stranger.get(f"/practice/{old}/").status_code == 404
+    assert stranger.get(f"/c/{old}").status_code == 404
+    cards = teacher.get(reverse("classroom:class_cards", args=[school_class.pk])).content.decode()
+    assert school_class.link_token in cards and old not in cards

@@ -96,7 +96,7 @@ class Command(BaseCommand):
             teacher.set_password(DEMO_PASSWORD)
             teacher.save()
         school_class, _created = SchoolClass.objects.get_or_create(
-            teacher=teacher, name=DEMO_CLASS, defaults={"level": Level.CE1}
+            teacher=teacher, name=DEMO_CLASS, defaults={"level": Level.CE1, "practice_allowed": True}
         )
         existing = set(school_class.pupils.values_list("display_name", flat=True))
         missing = [name for name in DEMO_PUPILS if name not in existing]
