@@ -346,7 +346,7 @@ def test_09_a_double_submitted_start_creates_one_table_per_group(monkeypatch: An
     from tests.factories import ClassSessionFactory, PupilFactory
 
     class_session = ClassSessionFactory()
-    for i in range(4):
+    for _ in range(4):
         pupil = PupilFactory(school_class=class_session.school_class)
         Attendance.objects.create(class_session=class_session, pupil=pupil)
     services.groups_make(class_session=class_session, size=2)
