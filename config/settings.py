@@ -240,6 +240,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Retention (README, "What is kept, and for how long"): ``manage.py purge``.
+RETENTION_STALE_PRACTICE_HOURS = env.int("RETENTION_STALE_PRACTICE_HOURS", default=12)
+RETENTION_LOG_DAYS = env.int("RETENTION_LOG_DAYS", default=30)
+RETENTION_TABLET_LABEL_DAYS = env.int("RETENTION_TABLET_LABEL_DAYS", default=7)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

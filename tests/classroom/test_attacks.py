@@ -483,3 +483,48 @@ def test_02_the_printed_class_link_is_no_standing_way_in(monkeypatch: Any) -> No
     assert stranger.get(f"/c/{old}").status_code == 404
     cards = teacher.get(reverse("classroom:class_cards", args=[school_class.pk])).content.decode()
     assert school_class.link_token in cards and old not in cards
+
+
+# ------------------------------------------------------------------ retention
+def test_purge_applies_the_retention_rules() -> None:
+    from datetime import timedelta
+    from io import StringIO
+
+    from axes.models import AccessAttempt, AccessLog
+    from django.contrib.sessions.models import Session
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from classroom.models import ClassSession, TabletLogin
+    from tests.factories import ClassSessionFactory, PupilFactory
+
+    now = timezone.now()
+    stale = ClassSessionFactory(practice=True, join_code=None)
+    fresh = ClassSessionFactory(practice=True, join_code=None)
+    ClassSession.objects.filter(pk=stale.pk).update(started_at=now - timedelta(days=2))
+    Session.objects.create(session_key="a" * 32, session_data="x", expire_date=now - timedelta(1))
+    Session.objects.create(session_key="b" * 32, session_data="x", expire_date=now + timedelta(1))
+    old_log = AccessLog.objects.create(username="t@x", ip_address="1.2.3.4", user_agent="UA")
+    AccessLog.objects.filter(pk=old_log.pk).update(attempt_time=now - timedelta(days=60))
+    AccessLog.objects.create(username="t@x", ip_address="1.2.3.4", user_agent="UA")
+    attempt = AccessAttempt.objects.create(username="t@x", ip_address="1.2.3.4", failures_since_start=3)
+    AccessAttempt.objects.filter(pk=attempt.pk).update(attempt_time=now - timedelta(days=60))
+    pupil = PupilFactory(school_class=fresh.school_class)
+    old_tablet = TabletLogin.objects.create(
+        class_session=fresh, pupil=pupil, session_key="c" * 32, device_label="Mozilla/5.0 (iPad)"
+    )
+    TabletLogin.objects.filter(pk=old_tablet.pk).update(logged_in_at=now - timedelta(days=10))
+    new_tablet = TabletLogin.objects.create(
+        class_session=fresh, pupil=pupil, session_key="d" * 32, device_label="Mozilla/5.0 (iPad)"
+    )
+    out = StringIO()
+    call_command("purge", "--older-than", "365", stdout=out)
+    stale.refresh_from_db()
+    fresh.refresh_from_db()
+    assert stale.ended_at is not None and fresh.ended_at is None
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["b" * 32]
+    assert AccessLog.objects.count() == 1 and not AccessAttempt.objects.exists()
+    old_tablet.refresh_from_db()
+    new_tablet.refresh_from_db()
+    assert old_tablet.device_label == "" and new_tablet.device_label.startswith("Mozilla")
+    assert "expired Django sessions" in out.getvalue()
