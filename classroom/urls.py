@@ -128,6 +128,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("teacher/classes/<int:class_id>/records.csv", reports.records_csv, name="records_csv"),
     path("teacher/pupils/<int:pupil_id>/report/", reports.pupil_report, name="pupil_report"),
+    path("teacher/pupils/<int:pupil_id>/export.json", reports.pupil_export, name="pupil_export"),
     path(
         "teacher/pupils/<int:pupil_id>/parent-links/new/",
         parents.parent_link_create_view,

@@ -9,6 +9,7 @@ the table works with no JavaScript and survives a reload.
 from __future__ import annotations
 
 import csv
+import json
 import re
 from collections.abc import Iterator
 from datetime import date
@@ -34,6 +35,7 @@ from classroom.insights import CarryGrid
 from classroom.models import (
     LearningRecord,
 )
+from classroom.selectors import export
 
 # The columns of the class report: (sort key, label, what the header says to a screen reader).
 COLUMNS: tuple[tuple[str, Any], ...] = (
@@ -331,3 +333,18 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "now": timezone.now(),
         },
     )
+
+
+def pupil_export(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    """Everything stored about one child, as a JSON file the teacher can give
+    to the child's parents (right of access). Teacher-only: the same 404 as any
+    other pupil page for anyone else."""
+    pupil = access.access_pupil(request.user, pupil_id)
+    document = export.pupil_export(pupil=pupil)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=2, default=str),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="donnees-{_slug(pupil.display_name)}.json"'
+    response["Cache-Control"] = "no-store"
+    return response

@@ -528,3 +528,45 @@ def test_purge_applies_the_retention_rules() -> None:
     new_tablet.refresh_from_db()
     assert old_tablet.device_label == "" and new_tablet.device_label.startswith("Mozilla")
     assert "expired Django sessions" in out.getvalue()
+
+
+# ------------------------------------------------------------------ export
+def test_a_teacher_can_hand_a_parent_everything_stored_about_their_child() -> None:
+    import json as json_lib
+
+    from classroom.models import Attendance, ParentLink, TabletLogin
+    from classroom.views.parents import parent_link_create
+    from tests.factories import ClassSessionFactory, PupilFactory
+
+    school_class = SchoolClassFactory()
+    pupils = [PupilFactory(school_class=school_class) for _ in range(3)]
+    history_write(
+        school_class=school_class, pupils=pupils, sessions=2, seed=5,
+        first_table_id=80_000, end=date(2025, 3, 28),
+    )
+    child = pupils[0]
+    lesson = ClassSessionFactory(school_class=school_class)
+    Attendance.objects.create(class_session=lesson, pupil=child)
+    TabletLogin.objects.create(class_session=lesson, pupil=child, session_key="k" * 32,
+                               device_label="Mozilla/5.0 (iPad)")
+    link, token = parent_link_create(pupil=child, expires_in_days=30)
+    teacher = _teacher(school_class)
+    page = teacher.get(reverse("classroom:pupil_report", args=[child.pk])).content.decode()
+    url = reverse("classroom:pupil_export", args=[child.pk])
+    assert url in page
+    response = teacher.get(url)
+    assert response["Content-Disposition"].startswith("attachment;")
+    data = json_lib.loads(response.content)
+    assert data["pupil"]["display_name"] == child.display_name
+    assert len(data["learning_records"]) == LearningRecord.objects.filter(pupil=child).count() > 0
+    assert {r["pupil_id"] for r in data["learning_records"]} == {child.pk}
+    assert data["tablet_logins"][0]["device_label"] == "Mozilla/5.0 (iPad)"
+    assert len(data["attendances"]) == Attendance.objects.filter(pupil=child).count()
+    assert data["parent_links"][0]["id"] == link.pk
+    raw = response.content.decode()
+    assert token not in raw and link.token_hash not in raw and "k" * 32 not in raw
+    # Teacher-only: another teacher and a parent get the usual 404.
+    other = _teacher(SchoolClassFactory())
+    assert other.get(url).status_code == 404
+    assert Client().get(url).status_code in (302, 404)
+    assert ParentLink.objects.filter(pupil=child).count() == 1

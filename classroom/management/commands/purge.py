@@ -22,9 +22,8 @@ how long" (settings ``RETENTION_*``, or the options below):
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
-
 from datetime import timedelta
+from typing import Any
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
