@@ -130,6 +130,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("teacher/pupils/<int:pupil_id>/report/", reports.pupil_report, name="pupil_report"),
     path("teacher/pupils/<int:pupil_id>/export.json", reports.pupil_export, name="pupil_export"),
     path(
+        "teacher/pupils/<int:pupil_id>/targeted-practice/",
+        reports.pupil_assign_practice,
+        name="pupil_assign_practice",
+    ),
+    path(
         "teacher/pupils/<int:pupil_id>/parent-links/new/",
         parents.parent_link_create_view,
         name="parent_link_create",

@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from cardgames import rendering, ui
 from cardgames.models import GameEvent, Seat, Table
-from classroom.models import ClassSession, Pupil
+from classroom.keys import pupil_id_from_key
+from classroom.live_help import KEEP, RecentPlay
+from classroom.models import ClassSession, LearningRecord, Pupil
 from classroom.selectors.sessions import attacked_pupils, locked_pupils
 
 EVENTS_SHOWN = 5
@@ -68,6 +70,7 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
                 "bot_level": seat.bot_level,
                 "connected": seat.connections > 0,
                 "is_current": seat.index == current,
+                "pupil_id": None if seat.is_bot else pupil_id_from_key(seat.player_key),
             }
             for seat in snap.seats
         ],
@@ -94,3 +97,27 @@ def monitor_context(class_session: ClassSession) -> dict[str, Any]:
         "attacked": attacked_pupils(school_class=school_class),
         "back_url": reverse("classroom:monitor", kwargs={"session_id": class_session.pk}),
     }
+
+
+# At most this many of the session's latest records are read when a monitor
+# connects: enough for ``KEEP`` plays of every pupil of a big class.
+RECENT_RECORDS = KEEP * 40
+
+
+def recent_plays(class_session: ClassSession) -> dict[int, list[RecentPlay]]:
+    """Each pupil's last ``KEEP`` plays in this session, oldest first: what the
+    monitor needs to decide "needs help now" when it (re)connects. One query;
+    after that, new records are pushed to it."""
+    fields = ("pupil_id", *RecentPlay.__dataclass_fields__)
+    rows = (
+        LearningRecord.objects.filter(class_session=class_session)
+        .order_by("-id")
+        .values_list(*fields)[:RECENT_RECORDS]
+    )
+    out: dict[int, list[RecentPlay]] = {}
+    for row in reversed(list(rows)):
+        plays = out.setdefault(row[0], [])
+        plays.append(RecentPlay(*row[1:]))
+        if len(plays) > KEEP:
+            del plays[0]
+    return out
