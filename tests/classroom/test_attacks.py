@@ -452,14 +452,19 @@ def test_02_the_printed_class_link_is_no_standing_way_in(monkeypatch: Any) -> No
 
     from tests.factories import ClassSessionFactory, PupilFactory
 
-    school_class = SchoolClassFactory()
+    from classroom import services
+
+    # A new class, as the teacher creates it: practice is off.
+    school_class = services.class_create(
+        teacher=SchoolClassFactory().teacher, name="CM1 B", level="CM1"
+    )
     PupilFactory(school_class=school_class, display_name="Léo")
     old = school_class.link_token
     stranger = Client()
     # Practice is off until the teacher switches it on: no names at any hour.
     assert stranger.get(f"/practice/{old}/").status_code == 404
     teacher = _teacher(school_class)
-    form = {"name": school_class.name, "level": "CE1", "practice_allowed": "on",
+    form = {"name": school_class.name, "level": "CM1", "practice_allowed": "on",
             "practice_from": "16:30", "practice_until": "19:00"}
     teacher.post(reverse("classroom:class_edit", args=[school_class.pk]), form)
     school_class.refresh_from_db()
