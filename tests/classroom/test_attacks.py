@@ -450,9 +450,8 @@ def test_02_the_printed_class_link_is_no_standing_way_in(monkeypatch: Any) -> No
 
     from django.utils import timezone
 
-    from tests.factories import ClassSessionFactory, PupilFactory
-
     from classroom import services
+    from tests.factories import ClassSessionFactory, PupilFactory
 
     # A new class, as the teacher creates it: practice is off.
     school_class = services.class_create(
