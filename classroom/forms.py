@@ -75,15 +75,15 @@ class ClassForm(forms.ModelForm):
         labels = {
             "name": _("Nom de la classe"),
             "level": _("Niveau"),
-            "practice_allowed": _("Entraînement libre avec le lien de la classe"),
+            "practice_allowed": _("Entraînement libre"),
             "practice_from": _("Entraînement à partir de (facultatif)"),
             "practice_until": _("Entraînement jusqu'à (facultatif)"),
         }
         help_texts = {
             "practice_allowed": _(
-                "Sans séance en cours, le lien imprimé sur les cartes propose de "
-                "s'entraîner seul contre des robots. Décoché : le lien ne montre aucun prénom."
-            ),
+                "Quand aucune séance n'est ouverte, les élèves peuvent jouer seuls contre "
+                "des robots avec le lien ou le QR code de la classe."
+            )
         }
         widgets = {
             "level": forms.RadioSelect,

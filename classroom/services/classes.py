@@ -23,6 +23,8 @@ def class_update(*, school_class: SchoolClass, name: str, level: str, **practice
     school_class.level = level
     fields = ["name", "level"]
     for key, value in practice.items():
+        if key == "practice_allowed" and value is None:
+            continue  # not given: unchanged
         if key in PRACTICE_FIELDS:
             setattr(school_class, key, value)
             fields.append(key)

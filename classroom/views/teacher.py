@@ -120,7 +120,7 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             level=form.cleaned_data["level"],
             **_practice(form),
         )
-        messages.success(request, _("Classe modifiée."))
+        messages.success(request, _("Classe enregistrée."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
     return render(
         request, "classroom/teacher/class_form.html", {"form": form, "school_class": school_class}
