@@ -37,6 +37,7 @@ from classroom.selectors.score_sums import pupil_score_sums
 from classroom.selectors.sessions import (
     Board,
     BoardGroup,
+    attacked_pupils,
     joined_pupils,
     locked_pupils,
     open_session_of_class,
@@ -60,6 +61,7 @@ __all__ = [
     "PupilOwnPage",
     "PupilReport",
     "assignment_outcomes",
+    "attacked_pupils",
     "class_report",
     "class_report_cached",
     "class_report_chart",
