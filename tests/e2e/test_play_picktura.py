@@ -134,6 +134,13 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
         _join(browser, server, demo["code"], pupils[1], LANDSCAPE),
     ]
     sizes = ["768x1024", "1024x768"]
+    # Under the strict CSP, nothing on the tablets may be refused.
+    violations: list[str] = []
+    for tablet in tablets:
+        tablet.on(
+            "console",
+            lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None,
+        )
     # The teacher groups the two pupils with one robot and starts the table.
     page.goto(f"{server.url}/teacher/sessions/{demo['session']}/")
     page.get_by_role("button", name="groupes de 3").click()
@@ -323,6 +330,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
     assert projector.locator(".pk-public .pk-hand, .pk-public input").count() == 0
     assert projector.locator(".pk-public .pk-exhibit").count() >= 2
     projector.screenshot(path=str(screenshots / "picktura-projector-1280x800.png"), full_page=True)
+    assert not violations, violations
     for tablet in tablets:
         tablet.context.close()
     teacher.close()
