@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 # Close code sent when the teacher ends the session (the page shows why).
 CLOSE_SESSION_ENDED = 4000
 CLOSE_SEAT_LOST = 4001
+# Refusals that mean "your screen is out of date": the fresh one goes with them.
+RERENDER_CODES = ("stale", "not_your_turn", "paused", "finished", "seat_changed")
 
 
 def _parse_int(value: Any) -> int:
@@ -189,7 +191,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             action = ui.get(table.game).form_to_action(data)
         except IllegalAction as exc:
-            raise services.ActionRefused(exc.code) from exc
+            return rendering.render_notice(ui.get(table.game).refusal_message(exc.code))
         try:
             services.action_submit(
                 table=table,
@@ -200,12 +202,16 @@ class TableConsumer(AsyncWebsocketConsumer):
                 player_key=self.player_key,
             )
         except services.ActionRefused as refused:
-            return self._refusal(refused)
+            if refused.code in RERENDER_CODES:
+                return self._refusal(refused)
+            # The engine's refusal, in the game's words (some with context).
+            text = rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
+            return rendering.render_notice(text)
         return ""
 
     def _refusal(self, refused: services.ActionRefused) -> str:
         # When the screen was out of date, send the fresh one with the notice.
-        if refused.code in ("stale", "not_your_turn", "paused", "finished", "seat_changed"):
+        if refused.code in RERENDER_CODES:
             return self._render(notice=refused.message)
         return rendering.render_notice(refused.message)
 

@@ -110,6 +110,7 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         "version": snap.version,
         "started": snap.state is not None,
         "game_template": adapter.seat_template if seat is not None else adapter.public_template,
+        "game_script": adapter.script,
         "nonce": secrets.token_hex(8),
         "log": [],
         "view": {},
@@ -160,13 +161,49 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
             for s in snap.seats
         ],
     )
-    context.update(
-        adapter.seat_context(
-            view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
-        )
+    game_context = adapter.seat_context(
+        view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
     )
+    # What the game adds to each player (its scores, cards in hand...), by seat.
+    extras = game_context.pop("player_extras", None) or []
+    for player in context["players"]:
+        if player["index"] < len(extras):
+            player.update(extras[player["index"]])
+    context.update(game_context)
     context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
+    context["how_to_play"] = how_to_play(snap.table.game)
     return context
+
+
+def how_to_play(game: str) -> list[dict[str, str]]:
+    """The game's "how to play" steps, each with a picture (a static file's URL,
+    or an emoji drawn as text) and its sentence, translated now."""
+    steps = []
+    for picture, text in ui.get(game).how_to_play:
+        is_file = "/" in picture
+        steps.append(
+            {"src": static(picture) if is_file else "", "emoji": "" if is_file else picture, "text": str(text)}
+        )
+    return steps
+
+
+def refusal_text(snap: Snapshot | None, seat: int | None, code: str, action: Any) -> str:
+    """The sentence for a refused move, in the table's game's words; some say
+    more from what this seat may know (who was faster, which meow to read)."""
+    if snap is None:
+        return ui.generic.refusal_message(code)
+    adapter = ui.get(snap.table.game)
+    if snap.state is not None and seat is not None and isinstance(action, dict):
+        text = adapter.explain_refusal(
+            code,
+            action=action,
+            view=snap.engine.view(snap.state, seat),
+            history=snap.engine.history(snap.state, seat),
+            seat_names=snap.seat_names,
+        )
+        if text:
+            return text
+    return adapter.refusal_message(code)
 
 
 def render_fragments(

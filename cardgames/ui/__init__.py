@@ -50,6 +50,22 @@ class EventsContext(Protocol):
     ) -> dict[str, Any]: ...
 
 
+class RefusalMessage(Protocol):
+    def __call__(self, code: str) -> str: ...
+
+
+class ExplainRefusal(Protocol):
+    def __call__(
+        self,
+        code: str,
+        *,
+        action: Mapping[str, Any],
+        view: Mapping[str, Any],
+        history: Sequence[Mapping[str, Any]],
+        seat_names: Sequence[str],
+    ) -> str | None: ...
+
+
 class PublicSummary(Protocol):
     def __call__(
         self, view: Mapping[str, Any], seat_names: Sequence[str]
@@ -71,8 +87,20 @@ class GameUI:
     - ``events_context(history=, view=, seat=, seat_names=)``: extra context
       drawn from what this seat has seen happen (feedback on its last move,
       the latest events explained); ``history`` is already filtered for it.
+    - ``refusal_message(code)``: the sentence a child reads when the engine
+      refuses a move with ``code`` (the runtime's own codes worded generically).
+    - ``explain_refusal(code, action=, view=, history=, seat_names=)``: a
+      sentence that says more from what the seat may know ("Trop tard : Léo a
+      déjà échangé avec Inès."), or ``None`` for the plain one.
     - ``seat_template`` / ``public_template``: the table drawn for a seat / for
       the projector and the replay.
+    - ``title``, ``pitch``, ``icon`` (a static path or an emoji): how the game
+      is offered to a teacher; ``option_labels`` / ``choice_labels``: the
+      teacher's words for the engine's ``option_schema()``.
+    - ``script``: the game's own static JS file ("" for none), loaded by the
+      table page after ``js/table.js``.
+    - ``how_to_play``: 3–5 (picture, sentence) steps for children, shown on the
+      tablet before the first move and behind a "?" button.
     """
 
     name: str
@@ -84,6 +112,15 @@ class GameUI:
     seat_template: str
     public_template: str
     events_context: EventsContext
+    refusal_message: RefusalMessage
+    explain_refusal: ExplainRefusal
+    title: Any
+    pitch: Any
+    icon: str
+    option_labels: Mapping[str, Mapping[str, Any]]
+    choice_labels: Mapping[str, Mapping[str, Any]]
+    how_to_play: Sequence[tuple[str, Any]]
+    script: str
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -119,6 +156,21 @@ def get(game: str) -> GameUI:
         seat_template=pick("SEAT_TEMPLATE"),
         public_template=pick("PUBLIC_TEMPLATE"),
         events_context=pick("events_context"),
+        refusal_message=pick("refusal_message"),
+        explain_refusal=pick("explain_refusal"),
+        title=pick("TITLE"),
+        pitch=pick("PITCH"),
+        icon=pick("ICON"),
+        option_labels=pick("OPTION_LABELS"),
+        choice_labels=pick("CHOICE_LABELS"),
+        how_to_play=pick("HOW_TO_PLAY"),
+        script=pick("SCRIPT"),
     )
     _CACHE[game] = adapter
     return adapter
+
+
+def game_title(game: str) -> str:
+    """The game's name for people (its engine name if its UI says none)."""
+    title = get(game).title
+    return str(title) if title else game

@@ -18,6 +18,15 @@ from cardgames.engines.base import IllegalAction
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/generic/seat.html"
 PUBLIC_TEMPLATE = "cardgames/generic/public.html"
+# How a game is offered to a teacher: a game without its own UI module shows
+# its engine name, no pitch and a plain card icon.
+TITLE = ""
+PITCH = ""
+ICON = "🃏"
+OPTION_LABELS: dict[str, dict[str, Any]] = {}
+CHOICE_LABELS: dict[str, dict[str, Any]] = {}
+HOW_TO_PLAY: list[tuple[str, Any]] = []
+SCRIPT = ""
 
 
 def form_to_action(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -80,3 +89,22 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
     if view.get("over"):
         out.append((_("État"), _("Partie terminée")))
     return out
+
+
+def refusal_message(code: str) -> str:
+    """Before a game words its refusals, the runtime's sentences."""
+    from cardgames.services import refusal_message as runtime_refusal
+
+    return runtime_refusal(code)
+
+
+def explain_refusal(
+    code: str,
+    *,
+    action: Mapping[str, Any],
+    view: Mapping[str, Any],
+    history: Sequence[Mapping[str, Any]],
+    seat_names: Sequence[str],
+) -> str | None:
+    """A plain game has no refusal that needs context."""
+    return None
