@@ -241,8 +241,10 @@ class ActionResult:
     over: bool
 
 
-def _bot_delay() -> timedelta:
-    low, high = settings.BOT_DELAY_RANGE
+def _bot_delay(simultaneous: bool = False) -> timedelta:
+    """A bot's human-like pause. In a game where everyone acts at once
+    (Purrfect) bots wait longer, so children can follow and trade too."""
+    low, high = settings.SIMULTANEOUS_BOT_DELAY_RANGE if simultaneous else settings.BOT_DELAY_RANGE
     return timedelta(seconds=random.uniform(float(low), float(max(low, high))))
 
 
@@ -279,7 +281,7 @@ def _arm_turn(
                 continue
             acting = bool(engine.legal_actions(state, seat.index))
             if acting and seat.next_think_at is None:
-                seat.next_think_at = now + _bot_delay()
+                seat.next_think_at = now + _bot_delay(simultaneous=True)
                 seat.save(update_fields=["next_think_at"])
             elif not acting and seat.next_think_at is not None:
                 seat.next_think_at = None
@@ -525,6 +527,11 @@ def _action_submit_locked(
         locked.status = Table.Status.FINISHED
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
+    if engine.simultaneous and seat_row.is_bot and seat_row.next_think_at is not None:
+        # The bot has just acted: its next move waits a fresh pause, or bots
+        # would trade at machine speed in a game where nobody waits a turn.
+        seat_row.next_think_at = None
+        Seat.objects.filter(pk=seat_row.pk).update(next_think_at=None)
     next_due = _arm_turn(table=locked, engine=engine, state=state, now=now, seats=seats)
     result = ActionResult(
         table_id=table_id,

@@ -191,6 +191,12 @@ BOT_DELAY_RANGE = (
     env.float("BOT_DELAY_MIN", default=1.0),
     env.float("BOT_DELAY_MAX", default=2.5),
 )
+# In games where everyone acts at once (Purrfect), a bot's pause between two of
+# its own moves: long enough for children to read the table and trade too.
+SIMULTANEOUS_BOT_DELAY_RANGE = (
+    env.float("SIMULTANEOUS_BOT_DELAY_MIN", default=4.0),
+    env.float("SIMULTANEOUS_BOT_DELAY_MAX", default=8.0),
+)
 # Largest websocket message a table accepts; anything bigger is refused politely.
 WS_MAX_MESSAGE_BYTES = 16 * 1024
 # Who sits where at a table: cardgames asks this function (see cardgames/access.py).

@@ -16,6 +16,7 @@ def _fast_bots(request: pytest.FixtureRequest) -> None:
     if request.config.pluginmanager.hasplugin("django"):
         settings = request.getfixturevalue("settings")
         settings.BOT_DELAY_RANGE = (0.0, 0.0)
+        settings.SIMULTANEOUS_BOT_DELAY_RANGE = (0.0, 0.0)
 
 
 @pytest.fixture(autouse=True)
