@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from cardgames import engines
 from cardgames.engines.base import BOT_LEVELS, IllegalAction
 from cardgames.models import GameEvent, GameState, Move, Seat, Table
-from cardgames.signals import actions_applied
+from cardgames.signals import action_refused, actions_applied
 
 
 @dataclass(frozen=True)
@@ -219,6 +219,9 @@ def refusal_message(code: str) -> str:
 class ActionRefused(Exception):
     """A refused move or message: nothing changed. ``code`` is stable (tests and
     templates rely on it), ``message`` is the French sentence shown to the child."""
+
+    by_engine = False  # the engine refused it (not the runtime): see ``action_refused``
+    player_key: str | None = None
 
     def __init__(self, code: str, message: str | None = None) -> None:
         self.code = code
@@ -420,6 +423,18 @@ def action_submit(
         # Two submissions with one nonce raced past the existence check (only
         # possible without row locks): the unique constraint settles it.
         raise ActionRefused("duplicate") from exc
+    except ActionRefused as refused:
+        if refused.by_engine and not by_bot:
+            # Outside the rolled-back transaction: a receiver may write.
+            action_refused.send_robust(
+                sender=Table,
+                table=table,
+                seat=seat,
+                player_key=refused.player_key,
+                action=action,
+                code=refused.code,
+            )
+        raise
     if result.over:
         table.status = Table.Status.FINISHED
     return result
@@ -468,7 +483,10 @@ def _action_submit_locked(
     try:
         events = engine.apply(state, seat, action)
     except IllegalAction as exc:
-        raise ActionRefused(exc.code) from exc
+        refused = ActionRefused(exc.code)
+        refused.by_engine = True
+        refused.player_key = seat_row.player_key
+        raise refused from exc
     now = timezone.now()
     new_version = current_version + 1
     over = engine.is_over(state)

@@ -25,3 +25,13 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 actions_applied = Signal()
+
+
+action_refused = Signal()
+"""Sent when the *engine* refused a move (``IllegalAction``): nothing changed,
+but what a child tried can still teach (a Purrfect acceptance with the wrong
+number of cards: the meow was misread). Never sent for the runtime's own
+refusals (a stale screen, a paused table, a replayed nonce).
+
+Keyword arguments: ``table``, ``seat``, ``player_key`` (who sat there, or
+``None`` if unknown), ``action`` and ``code`` (the engine's stable code)."""
