@@ -53,11 +53,11 @@ CHOICE_LABELS: dict[str, dict[str, Promise]] = {}
 # ---------------------------------------------------------------- how to play
 # (picture, sentence): a picture is a static path or an emoji.
 HOW_TO_PLAY: list[tuple[str, Promise]] = [
-    ("img/purrfect/cat-0.svg", _("Le but : avoir 9 cartes du même chat.")),
-    ("🙀", _("Touche 1 à 4 cartes d'un chat dont tu ne veux pas, puis « Proposer ».")),
-    ("🔢", _("Ton offre s'annonce par un miaou. Le tableau des miaous dit combien de cartes il faut.")),
-    ("🤝", _("Pour échanger : touche une offre, puis autant de cartes d'un même chat, puis « Échanger ».")),
-    ("img/purrfect/paw.svg", _("9 chats pareils ? Appuie sur Purrfect! Tu gagnes 2 pattes.")),
+    ("img/purrfect/cat-0.svg", _("Le but : 9 cartes du même chat.")),
+    ("🙀", _("Touche 1 à 4 cartes d'un chat, puis « Proposer ».")),
+    ("🔢", _("Une offre dit un miaou. Le tableau dit combien de cartes.")),
+    ("🤝", _("Touche une offre, autant de cartes d'un chat, puis « Échanger ».")),
+    ("img/purrfect/paw.svg", _("9 chats pareils ? « Purrfect! » : 2 pattes.")),
 ]
 
 # ---------------------------------------------------------------- refusals

@@ -20,21 +20,20 @@
   const set = (key, value) => { try { store.setItem(key, value); } catch (e) { /* private mode */ } };
 
   // ---------------------------------------------------------------- how to play
-  let applying = false;
   function applyHowTo(root) {
     root.querySelectorAll("details.cg-howto").forEach((details) => {
       const saved = get("cg-howto-" + details.dataset.howto);
-      if (saved === null) return;
-      applying = true;
-      details.open = saved === "open";
-      applying = false;
+      if (saved !== null) details.open = saved === "open";
     });
   }
-  document.addEventListener("toggle", (event) => {
-    const details = event.target;
-    if (applying || !(details instanceof HTMLDetailsElement) || !details.classList.contains("cg-howto")) return;
-    set("cg-howto-" + details.dataset.howto, details.open ? "open" : "closed");
-  }, true);
+  // Only a child's own tap is remembered: a <details> rendered open also fires
+  // "toggle", and that must not pin it open for good.
+  document.addEventListener("click", (event) => {
+    const summary = event.target.closest && event.target.closest("details.cg-howto > summary");
+    if (!summary) return;
+    const details = summary.parentElement;
+    set("cg-howto-" + details.dataset.howto, details.open ? "closed" : "open");
+  });
 
   // ---------------------------------------------------------------- speech
   document.addEventListener("click", (event) => {
