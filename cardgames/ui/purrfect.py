@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.purrfect import CAT_NAMES, HAND_SIZE, MAX_OFFER, POSES, card_cat
-from cardgames.ui import generic
+from cardgames.ui import art, generic
 
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/purrfect/seat.html"
@@ -31,7 +31,7 @@ SCRIPT = "js/purrfect.js"
 
 TITLE = _("Purrfect")
 PITCH = _("Échangez des cartes en secret pour réunir 9 chats pareils. Tout le monde joue en même temps.")
-ICON = "img/purrfect/cat-0.svg"
+ICON = art.purrfect_cat_src(0)
 
 # ---------------------------------------------------------------- options
 OPTION_LABELS: dict[str, dict[str, Promise]] = {
@@ -53,11 +53,11 @@ CHOICE_LABELS: dict[str, dict[str, Promise]] = {}
 # ---------------------------------------------------------------- how to play
 # (picture, sentence): a picture is a static path or an emoji.
 HOW_TO_PLAY: list[tuple[str, Promise]] = [
-    ("img/purrfect/cat-0.svg", _("Le but : 9 cartes du même chat.")),
+    (art.purrfect_cat_src(0), _("Le but : 9 cartes du même chat.")),
     ("🙀", _("Touche 1 à 4 cartes d'un chat, puis « Proposer ».")),
     ("🔢", _("Une offre dit un miaou. Le tableau dit combien de cartes.")),
     ("🤝", _("Touche une offre, autant de cartes d'un chat, puis « Échanger ».")),
-    ("img/purrfect/paw.svg", _("9 chats pareils ? « Purrfect! » : 2 pattes.")),
+    (art.purrfect_paw_src(), _("9 chats pareils ? « Purrfect! » : 2 pattes.")),
 ]
 
 # ---------------------------------------------------------------- refusals
@@ -188,7 +188,8 @@ def _name(seat_names: Sequence[str], seat: Any) -> str:
 def cat_info(cat: int) -> dict[str, Any]:
     """What draws a cat: its name, initial, picture and colour class."""
     name = CAT_NAMES[cat] if 0 <= cat < len(CAT_NAMES) else "?"
-    return {"cat": cat, "name": name, "initial": name[:1], "src": f"img/purrfect/cat-{cat}.svg"}
+    src = art.purrfect_cat_src(cat) if 0 <= cat < art.PURRFECT_CATS else art.purrfect_back_src()
+    return {"cat": cat, "name": name, "initial": name[:1], "src": src}
 
 
 def _meow_lang(view: Mapping[str, Any], meow: Any) -> str:
@@ -273,6 +274,8 @@ def seat_context(
         "paws_to_win": view.get("paws_to_win"),
         "round": view.get("round"),
         "player_extras": player_extras(view),
+        "paw_src": art.purrfect_paw_src(),
+        "back_src": art.purrfect_back_src(),
     }
 
 
