@@ -245,8 +245,8 @@ class ActionResult:
 
 
 def _bot_delay(simultaneous: bool = False) -> timedelta:
-    """A bot's human-like pause. In a game where everyone acts at once
-    (Purrfect) bots wait longer, so children can follow and trade too."""
+    """A bot's human-like pause. In a game where everyone acts at once (no
+    turns) bots wait longer, so children can follow and trade too."""
     low, high = settings.SIMULTANEOUS_BOT_DELAY_RANGE if simultaneous else settings.BOT_DELAY_RANGE
     return timedelta(seconds=random.uniform(float(low), float(max(low, high))))
 
