@@ -173,6 +173,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             raise services.ActionRefused("finished")
+        if kind in ("choose", "cancel") and not ui.get(table.game).two_step:
+            # Only a two-step game (a card chosen, then the move) has a choice.
+            raise services.ActionRefused("unknown_kind")
         if kind == "cancel":
             services.card_choice_clear(table=table, seat=seat)
             return self._render()

@@ -80,7 +80,8 @@ class GameUI:
       raises ``IllegalAction`` (``malformed``, ``announce_invalid``…) when the
       strings make no sense. The seat never comes from here.
     - ``two_step``: a card is chosen first, then the move is submitted (the
-      server times both steps).
+      server times both steps); only such a game accepts the socket's
+      ``choose`` and ``cancel`` messages.
     - ``seat_context(...)``: extra template context for a seat's view.
     - ``describe_event(event, seat_names)``: one French sentence (gettext).
     - ``public_summary(view, seat_names)``: (label, value) pairs for the monitor.

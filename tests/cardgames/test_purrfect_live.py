@@ -90,7 +90,7 @@ async def test_a_four_seat_table_plays_to_game_over_without_leaking(settings) ->
     """Two pupils and two bots; the pupils play as a careful child would, through
     their forms. After every step, no message to a pupil holds another hand's
     card, nor an open offer's count or cat."""
-    settings.SIMULTANEOUS_BOT_DELAY_RANGE = (0.05, 0.15)  # bots leave the pupils time to play
+    settings.SIMULTANEOUS_BOT_DELAY_RANGE = (0.2, 0.4)  # bots leave the pupils time to play
     table = await database_sync_to_async(started_table)(
         game="purrfect",
         pupils=2,
@@ -137,7 +137,11 @@ async def test_a_four_seat_table_plays_to_game_over_without_leaking(settings) ->
         check_no_leak(html, tablets.index(tablet), await state_at(table.pk, version))
     final = "".join(tablets[0].messages[-3:])
     assert "Partie terminée" in final and "pattes" in final
-    assert checked > 50
+    assert checked >= 20
+    pupil_moves = await database_sync_to_async(
+        lambda: Move.objects.filter(table=table, by_bot=False).count()
+    )()
+    assert pupil_moves >= 10, "the pupils hardly played"
     for tablet in tablets:
         await tablet.close()
 
@@ -238,6 +242,8 @@ async def test_mixed_cats_and_bad_forms_get_a_sentence_and_change_nothing() -> N
             "pas compris",
         ),
         (form_of({"type": "withdraw"}, version), "Tu n'as pas d'offre à retirer."),
+        # Purrfect is not a two-step game: there is no card to "choose" first.
+        ({"kind": "choose", "card": str(hand[0]), "version": str(version)}, "n'existe pas"),
         (
             form_of({"type": "offer", "cards": [state.hands[1][0]]}, version),
             "n'est plus dans ta main",
