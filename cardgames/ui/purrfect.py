@@ -390,6 +390,8 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
 # ---------------------------------------------------------------- what happened
 RECENT_LINES = 4
 LOG_LINES = 8
+# How long (in events) the projector keeps showing the end of the last round.
+PUBLIC_SUMMARY_EVENTS = 16
 
 
 def _round_summary(
@@ -401,6 +403,8 @@ def _round_summary(
         event = history[index]
         if event.get("type") != "round_over":
             continue
+        if me is None and len(history) - index > PUBLIC_SUMMARY_EVENTS:
+            return None  # the projector shows it a while, then the new round
         if me is not None and any(
             later.get("seat") == me and later.get("type") in ("offer_made", "offer_withdrawn", "claim_failed")
             for later in history[index + 1 :]
