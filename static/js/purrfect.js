@@ -7,13 +7,8 @@
  */
 (function () {
   "use strict";
-  const texts = {
-    fr: { cat: "Choisis des cartes du même chat.", max: "4 cartes au plus.", pick: "Touche des cartes de ta main." },
-    de: { cat: "Wähle Karten mit derselben Katze.", max: "Höchstens 4 Karten.", pick: "Tippe Karten aus deiner Hand an." },
-    en: { cat: "Choose cards with the same cat.", max: "4 cards at most.", pick: "Tap cards from your hand." },
-  };
-  const lang = (document.documentElement.lang || "fr").slice(0, 2);
-  const say = texts[lang] || texts.fr;
+  // The sentences come translated from the page (data-say-* on the form).
+  const say = (form, key) => (form && form.dataset["say" + key]) || "";
 
   function refresh(form) {
     if (!form) return;
@@ -41,10 +36,10 @@
       const others = Array.from(form.querySelectorAll("input[name=cards]:checked")).filter((i) => i !== input);
       if (others.some((other) => other.dataset.cat !== input.dataset.cat)) {
         input.checked = false;
-        hint(form, say.cat);
+        hint(form, say(form, "Cat"));
       } else if (others.length >= Number(form.dataset.max || 4)) {
         input.checked = false;
-        hint(form, say.max);
+        hint(form, say(form, "Max"));
       } else {
         hint(form, "");
       }
@@ -78,7 +73,7 @@
       // Nothing chosen: say so here rather than ask the server.
       event.preventDefault();
       event.stopPropagation();
-      hint(form, say.pick);
+      hint(form, say(form, "Pick"));
     }
   }, true);
 
