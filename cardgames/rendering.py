@@ -57,12 +57,6 @@ def snapshot(table_id: int) -> Snapshot | None:
     )
 
 
-def _at(values: Any, index: int) -> Any:
-    if isinstance(values, list) and 0 <= index < len(values):
-        return values[index]
-    return None
-
-
 @cache
 def _avatar_files() -> frozenset[str]:
     """The avatar pictures that exist, so an unknown avatar falls back to a letter
@@ -154,9 +148,6 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
                 "is_bot": s.is_bot,
                 "is_me": s.index == seat,
                 "is_current": s.index == view.get("current_seat"),
-                "tokens": _at(view.get("tokens"), s.index),
-                "token_range": range(int(_at(view.get("tokens"), s.index) or 0)),
-                "hand_count": _at(view.get("hand_counts"), s.index),
             }
             for s in snap.seats
         ],

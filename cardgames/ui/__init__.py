@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
+from django.utils.translation import gettext_lazy
+
+from cardgames.engines.base import BOT_LEVELS
 from cardgames.ui import generic
 
 Action = dict[str, Any]
@@ -82,7 +85,9 @@ class GameUI:
     - ``two_step``: a card is chosen first, then the move is submitted (the
       server times both steps); only such a game accepts the socket's
       ``choose`` and ``cancel`` messages.
-    - ``seat_context(...)``: extra template context for a seat's view.
+    - ``seat_context(...)``: extra template context for a seat's view; its
+      ``player_extras`` (one dict per seat index), if any, is merged into each
+      entry of ``players`` (e.g. a game's tokens or paws).
     - ``describe_event(event, seat_names)``: one French sentence (gettext).
     - ``public_summary(view, seat_names)``: (label, value) pairs for the monitor.
     - ``events_context(history=, view=, seat=, seat_names=)``: extra context

@@ -78,12 +78,7 @@ REFUSALS: dict[str, Promise] = {
 }
 
 
-def refusal_message(code: str) -> str:
-    """The sentence for ``code``, without any context (the fallback)."""
-    if code in REFUSALS:
-        return str(REFUSALS[code])
-    fallback = getattr(generic, "refusal_message", None)
-    return str(fallback(code)) if fallback is not None else gettext("Ce coup n'est pas possible.")
+refusal_message = generic.refusal_wording(REFUSALS)
 
 
 def explain_refusal(
