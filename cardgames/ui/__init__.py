@@ -105,7 +105,7 @@ class GameUI:
       teacher's words for the engine's ``option_schema()``.
     - ``script``: the game's own static JS file ("" for none), loaded by the
       table page after ``js/table.js``.
-    - ``how_to_play``: 3–5 (picture, sentence) steps for children, shown on the
+    - ``how_to_play``: 3 to 5 (picture, sentence) steps for children, shown on the
       tablet before the first move and behind a "?" button.
     """
 
@@ -180,3 +180,22 @@ def game_title(game: str) -> str:
     """The game's name for people (its engine name if its UI says none)."""
     title = get(game).title
     return str(title) if title else game
+
+
+# What a bot level is called on screen (and in a bot's name), in one place.
+_BOT_LEVEL_LABELS = {
+    "easy": gettext_lazy("Facile"),
+    "medium": gettext_lazy("Moyen"),
+    "hard": gettext_lazy("Difficile"),
+}
+
+
+def bot_level_label(level: str) -> str:
+    """The translated word for a bot level ("" for an unknown level)."""
+    label = _BOT_LEVEL_LABELS.get(level)
+    return str(label) if label is not None else ""
+
+
+def bot_level_choices() -> list[tuple[str, str]]:
+    """Every bot level with its translated word, weakest first, for a form."""
+    return [(level, bot_level_label(level)) for level in BOT_LEVELS]

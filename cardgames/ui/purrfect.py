@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.purrfect import CAT_NAMES, HAND_SIZE, MAX_OFFER, POSES, card_cat
+from cardgames.parsing import whole_number
 from cardgames.ui import art, generic
 
 TWO_STEP = False
@@ -104,7 +105,7 @@ def explain_refusal(
     if code == "offer_taken":
         for event in reversed(history):
             if event.get("type") == "trade_done" and event.get("offer") == offer_id:
-                giver, taker = (list(event.get("seats") or []) + [None, None])[:2]
+                giver, taker = [*list(event.get("seats") or []), None, None][:2]
                 return gettext("Trop tard : %(taker)s a déjà échangé avec %(giver)s.") % {
                     "taker": _name(seat_names, taker),
                     "giver": _name(seat_names, giver),
@@ -114,13 +115,8 @@ def explain_refusal(
 
 # ---------------------------------------------------------------- form → action
 def _whole(raw: Any) -> int | None:
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        return raw if raw >= 0 else None
-    if isinstance(raw, str):
-        text = raw.strip()
-        if text.isdigit() and len(text) <= 6:
-            return int(text)
-    return None
+    number = whole_number(raw, max_digits=6)
+    return number if number is not None and number >= 0 else None
 
 
 def _cards(raw: Any) -> list[int]:
@@ -318,7 +314,7 @@ def explain(
                 count,
             ) % {"n": count, "name": _name(seat_names, other)}
         else:
-            a, b = (seats + [None, None])[:2]
+            a, b = [*seats, None, None][:2]
             text = ngettext(
                 "%(a)s et %(b)s ont échangé %(n)s carte.",
                 "%(a)s et %(b)s ont échangé %(n)s cartes.",
@@ -489,7 +485,7 @@ def events_context(
         if len(lines) >= LOG_LINES:
             break
     acted = seat is not None and any(
-        e.get("seat") == seat and e.get("type") in ("offer_made", "offer_withdrawn", "claim_failed", "claim_succeeded")
+        (e.get("seat") == seat and e.get("type") in ("offer_made", "offer_withdrawn", "claim_failed", "claim_succeeded"))
         or (e.get("type") == "trade_done" and seat in (e.get("seats") or []))
         for e in history
     )

@@ -10,9 +10,8 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from cardgames import runtime
+from cardgames import engines, runtime
 from cardgames.engines.purrfect import CAT_NAMES, card_cat
-from cardgames import engines
 from cardgames.models import GameEvent, Move, Table
 from tests.cardgames.factories import (  # noqa: F401
     fresh_channel_layer,
@@ -156,7 +155,7 @@ async def _quiet_table(pupils: int = 4):
 
 
 async def _offer_one(table, tablet: Tablet, seat: int) -> int:
-    engine, state, version, _ = await table_state(table.pk)
+    _engine, state, version, _ = await table_state(table.pk)
     card = state.hands[seat][0]
     await tablet.send(form_of({"type": "offer", "cards": [card]}, version))
     await tablet.receive_until("pf-own-offer")
@@ -261,7 +260,7 @@ async def test_mixed_cats_and_bad_forms_get_a_sentence_and_change_nothing() -> N
 
 async def test_a_mistaken_claim_disables_the_button_until_the_hand_changes() -> None:
     table, tablets = await _quiet_table()
-    _, state, version, _ = await table_state(table.pk)
+    _, _state, version, _ = await table_state(table.pk)
     await tablets[0].send(form_of({"type": "claim"}, version))
     html = await tablets[0].receive_until("pf-claim-why")
     assert re.search(r'class="btn btn-big pf-claim" disabled', html)

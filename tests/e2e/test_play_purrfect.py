@@ -1,6 +1,6 @@
 """Purrfect in a real browser: a teacher starts a Purrfect session, four pupils
-join on four tablets (two portrait 768×1024, one landscape 1024×768, one
-1280×800), are grouped with one robot (five seats), and trade: an offer, an
+join on four tablets (two portrait 768x1024, one landscape 1024x768, one
+1280x800), are grouped with one robot (five seats), and trade: an offer, an
 acceptance with the wrong number of cards then the right one, a withdrawal, a
 mistaken "Purrfect!", and on until the round (here: the game) ends with paws
 shown. The pupil report then shows the participation.
