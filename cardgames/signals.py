@@ -35,3 +35,11 @@ refusals (a stale screen, a paused table, a replayed nonce).
 
 Keyword arguments: ``table``, ``seat``, ``player_key`` (who sat there, or
 ``None`` if unknown), ``action`` and ``code`` (the engine's stable code)."""
+
+
+table_finished = Signal()
+"""Sent after commit when a dealt table becomes ``finished``: its game is over
+(after that move's ``actions_applied``), or whoever runs the table ended it
+early (the bell rang, "Rejouer" started a new game). Keyword argument: ``table``.
+Every game record written at the end of a table (``classroom.social``) hangs
+off this one signal."""

@@ -3,6 +3,8 @@
 Purrfect, Pinocchio and Picktura teach by talking and trading, not by a right
 answer, so a pupil's table becomes one row of *participation*: trades made,
 offers withdrawn, mistaken claims, wrong-count acceptances, score and rank.
+It is written when the table finishes (``table_finished``: the game is over,
+or the teacher ended it), so a lesson cut short by the bell still counts.
 The figures come from the engine itself (``result`` and ``game_stats``), so
 this module knows no rule: a new game's per-seat figures land in ``details``
 by themselves, and its named columns need only a line in ``COLUMNS``.
@@ -22,7 +24,7 @@ from django.utils import timezone
 
 from cardgames import engines
 from cardgames.models import GameState, Seat, Table
-from cardgames.signals import action_refused, actions_applied
+from cardgames.signals import action_refused, table_finished
 from classroom.models import ClassSession, Pupil, SocialRecord
 
 logger = logging.getLogger(__name__)
@@ -176,12 +178,12 @@ def refusal_count(*, table: Table, player_key: str | None, code: str) -> SocialR
     return record
 
 
-def on_actions_applied(sender: Any, **kwargs: Any) -> None:
-    """The move that ends a social game writes its table's records. A failure is
-    logged, never raised: the move is committed and the game goes on."""
+def on_table_finished(sender: Any, **kwargs: Any) -> None:
+    """A social table that finished (its game over, or ended by the teacher)
+    writes its pupils' records. A failure is logged, never raised: the table is
+    already finished and the lesson goes on."""
     table = kwargs.get("table")
-    events = kwargs.get("events") or []
-    if not isinstance(table, Table) or not any(e.get("type") == "game_over" for e in events):
+    if not isinstance(table, Table):
         return
     try:
         social_records_write(table=table)
@@ -202,5 +204,5 @@ def on_action_refused(sender: Any, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    actions_applied.connect(on_actions_applied, dispatch_uid="classroom.social")
+    table_finished.connect(on_table_finished, dispatch_uid="classroom.social")
     action_refused.connect(on_action_refused, dispatch_uid="classroom.social.refused")

@@ -18,7 +18,7 @@ from cardgames.models import GameEvent, GameState, Move, Seat, Table
 from cardgames.services.errors import ActionRefused
 from cardgames.services.notify import table_changed
 from cardgames.services.turns import events_record, turn_arm
-from cardgames.signals import action_refused, actions_applied
+from cardgames.signals import action_refused, actions_applied, table_finished
 
 
 @dataclass(frozen=True)
@@ -299,6 +299,8 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
                 timed_out=move.timed_out,
                 by_bot=move.by_bot,
             )
+            if result.over:
+                table_finished.send_robust(sender=Table, table=locked)
         finally:
             table_changed(table_id=move.table_id, version=result.version, next_due=next_due)
 

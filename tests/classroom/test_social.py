@@ -112,3 +112,19 @@ def test_bots_and_chasse_tables_get_no_social_row() -> None:
     assert social.refusal_count(table=table, player_key="bot:easy", code="wrong_count") is None
     assert not social.is_social("chasse")
     assert social.is_social("purrfect") and social.is_social("pinocchio")
+
+
+def test_a_table_the_teacher_ends_early_still_counts() -> None:
+    """The bell rings mid-game: the participation so far is written all the same."""
+    session = ClassSessionFactory(game="purrfect")
+    pupils = PupilFactory.create_batch(4, school_class=session.school_class)
+    table = _purrfect_table(session, pupils)
+    _engine, state = _state(table)
+    _play(table, 0, {"type": "offer", "cards": [state.hands[0][0]]})
+    _play(table, 0, {"type": "withdraw"})
+    assert not SocialRecord.objects.filter(finished_at__isnull=False).exists()
+    cg.table_end(table=table)
+    rows = {r.pupil_id: r for r in SocialRecord.objects.filter(finished_at__isnull=False)}
+    assert set(rows) == {p.pk for p in pupils}
+    assert rows[pupils[0].pk].offers_withdrawn == 1
+    assert not any(r.won for r in rows.values())
