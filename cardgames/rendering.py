@@ -163,6 +163,11 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
     context.update(game_context)
     context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
     context["how_to_play"] = how_to_play(snap.table.game)
+    # Open by itself until the seat's first move, unless the game says otherwise.
+    context.setdefault(
+        "how_to_play_open",
+        seat is not None and not over and not any(e.get("seat") == seat for e in history),
+    )
     return context
 
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from cardgames import engines
 from cardgames.models import GameState, Seat, Table
 from cardgames.signals import action_refused, table_finished
+from classroom import keys
 from classroom.models import ClassSession, Pupil, SocialRecord
 
 logger = logging.getLogger(__name__)
@@ -48,18 +49,9 @@ def is_social(game: str) -> bool:
     return game != LEARNING_GAME and game in engines.names()
 
 
-def _key_id(key: object, prefix: str) -> int | None:
-    if not isinstance(key, str):
-        return None
-    head, sep, rest = key.partition(":")
-    if head != prefix or not sep or not rest.isdigit():
-        return None
-    return int(rest)
-
-
 def _session_and_pupil(table: Table, player_key: str | None) -> tuple[ClassSession, Pupil] | None:
-    pupil_id = _key_id(player_key, "pupil")
-    session_id = _key_id(table.group_key, "session")
+    pupil_id = keys.pupil_id_from_key(player_key)
+    session_id = keys.session_id_from_key(table.group_key)
     if pupil_id is None or session_id is None:
         return None
     session = ClassSession.objects.filter(pk=session_id).first()
