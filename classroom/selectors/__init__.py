@@ -36,6 +36,12 @@ from classroom.selectors.sessions import (
     teacher_classes,
     teacher_open_sessions,
 )
+from classroom.selectors.social import (
+    ClassSocialTables,
+    SocialRow,
+    class_social_tables,
+    pupil_social_rows,
+)
 from classroom.selectors.summaries import class_summaries, summary_record
 
 __all__ = [
@@ -43,11 +49,14 @@ __all__ = [
     "BoardGroup",
     "ClassReport",
     "ClassReportRow",
+    "ClassSocialTables",
     "ParentReport",
     "PupilFigures",
     "PupilOwnPage",
     "PupilReport",
+    "SocialRow",
     "class_report",
+    "class_social_tables",
     "class_summaries",
     "joined_pupils",
     "locked_pupils",
@@ -58,6 +67,7 @@ __all__ = [
     "pupil_own_page",
     "pupil_records_version",
     "pupil_report",
+    "pupil_social_rows",
     "pupil_table",
     "records_as_plays",
     "session_board",

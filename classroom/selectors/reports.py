@@ -9,7 +9,7 @@ view in ``classroom.views.reports`` and one template."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, tzinfo
 from typing import Any
 
@@ -45,6 +45,12 @@ from classroom.insights import (
 from classroom.insights.numbers import merged
 from classroom.models import ClassSession, LearningRecord, ParentLink, Pupil, SchoolClass
 from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
+from classroom.selectors.social import (
+    ClassSocialTables,
+    SocialRow,
+    class_social_tables,
+    pupil_social_rows,
+)
 from classroom.selectors.summaries import class_summaries
 
 PREVIOUS_SESSIONS_FOR_TREND = 5
@@ -81,6 +87,8 @@ class ClassReportRow:
     trend: Trend
     flags: list[Flag]
     series: list[SessionPoint]
+    # Social-game tables played, one number per column of ``ClassReport.social``.
+    social: list[int] = field(default_factory=list)
 
     @property
     def median_seconds(self) -> float | None:
@@ -99,6 +107,8 @@ class ClassReport:
     session: ClassSession | None
     sort: str
     descending: bool
+    # Social-game tables per pupil and game (never mixed into the Chasse figures).
+    social: ClassSocialTables | None = None
 
 
 def _in_period(
@@ -176,6 +186,14 @@ def class_report(
     known = [r for r in rows if key(r) is not None]
     unknown = [r for r in rows if key(r) is None]
     known.sort(key=key, reverse=descending)
+    social = class_social_tables(
+        school_class=school_class,
+        date_from=None if session_id is not None else date_from,
+        date_to=None if session_id is not None else date_to,
+        session_id=session_id,
+    )
+    for row in rows:
+        row.social = social.row(row.pupil.pk)
     return ClassReport(
         school_class=school_class,
         rows=known + unknown,  # "—" always last, whichever the direction
@@ -186,6 +204,7 @@ def class_report(
         session=session,
         sort=sort,
         descending=descending,
+        social=social,
     )
 
 
@@ -214,6 +233,8 @@ class PupilReport:
     figures: PupilFigures
     replayable: set[int]  # the recent games whose table still exists
     links: list[ParentLink]
+    # The social games (Purrfect…): participation per session and game.
+    social: list[SocialRow] = field(default_factory=list)
 
 
 def _pupil_figures(pupil: Pupil) -> PupilFigures:
@@ -240,9 +261,10 @@ def _pupil_figures(pupil: Pupil) -> PupilFigures:
 
 
 def pupil_report(*, pupil: Pupil) -> PupilReport:
-    """Everything the teacher's pupil page shows. Four queries: the records'
+    """Everything the teacher's pupil page shows. Five queries: the records'
     version, then (only when it changed) the records in one compact
-    ``values_list``, the tables that still have a replay, the parent links.
+    ``values_list``, the tables that still have a replay, the parent links,
+    the social games' participation.
     The figures come from ``classroom.insights`` so every page agrees."""
     version = pupil_records_version(pupil=pupil)
     figures: PupilFigures = pupil_cached(
@@ -259,6 +281,7 @@ def pupil_report(*, pupil: Pupil) -> PupilReport:
         figures=figures,
         replayable=replayable,
         links=list(pupil.parent_links.all()),
+        social=pupil_social_rows(pupil=pupil),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -128,3 +129,43 @@ def test_a_table_the_teacher_ends_early_still_counts() -> None:
     assert set(rows) == {p.pk for p in pupils}
     assert rows[pupils[0].pk].offers_withdrawn == 1
     assert not any(r.won for r in rows.values())
+
+
+def test_reports_show_participation_and_keep_it_out_of_the_chasse_figures(
+    django_assert_max_num_queries: Any,
+) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.classroom.test_reports import MAX_QUERIES
+
+    session = ClassSessionFactory(game="purrfect")
+    pupils = PupilFactory.create_batch(4, school_class=session.school_class)
+    table = _purrfect_table(session, pupils)
+    _engine, state = _state(table)
+    _play(table, 0, {"type": "offer", "cards": [state.hands[0][0]]})
+    _play(table, 1, {"type": "accept", "offer": _state(table)[1].offers[-1].id,
+                     "cards": [state.hands[1][0]]})
+    _play(table, 2, {"type": "claim"})
+    cg.table_end(table=table)
+    client = Client()
+    client.force_login(session.school_class.teacher)
+    url = reverse("classroom:pupil_report", args=[pupils[2].pk])
+    client.get(url)
+    with django_assert_max_num_queries(MAX_QUERIES):
+        page = client.get(url)
+    html = page.content.decode()
+    section = html[html.index('id="social-games"') :]
+    section = section[: section.index("</section>")]
+    assert "Jeux de société" in section and "Purrfect" in section
+    row = page.context["report"].social[0]
+    assert (row.game, row.tables, row.mistaken_claims, row.trades) == ("purrfect", 1, 1, 0)
+    assert page.context["report"].figures.summary.announcements == 0
+    trader = client.get(reverse("classroom:pupil_report", args=[pupils[0].pk]))
+    assert trader.context["report"].social[0].trades == 1
+    report = client.get(reverse("classroom:class_report", args=[session.school_class.pk]))
+    html = report.content.decode()
+    assert "Purrfect : parties" in html
+    rows = {r.pupil.pk: r for r in report.context["report"].rows}
+    assert rows[pupils[0].pk].social == [1]
+    assert report.context["report"].total.announcements == 0
