@@ -284,7 +284,11 @@ def explain(
         return {
             "kind": "round",
             "icon": "🐱",
-            "text": gettext("La partie commence ! Le premier à %(n)s pattes gagne.")
+            "text": ngettext(
+                "La partie commence ! Le premier à %(n)s patte gagne.",
+                "La partie commence ! Le premier à %(n)s pattes gagne.",
+                int(event.get("paws_to_win") or 0),
+            )
             % {"n": event.get("paws_to_win")},
         }
     if kind == "round_started":

@@ -16,8 +16,13 @@
     const offer = form.querySelector("input[name=offer]:checked");
     const send = form.querySelector("[data-send]");
     if (send) {
-      send.textContent = offer ? send.dataset.acceptLabel : send.dataset.offerLabel;
-      send.classList.toggle("is-accept", Boolean(offer));
+      // With an offer of one's own out, the button can only trade: it waits
+      // for an offer to be chosen.
+      const canOffer = form.dataset.canOffer !== "0";
+      const accepting = Boolean(offer) || !canOffer;
+      send.textContent = accepting ? send.dataset.acceptLabel : send.dataset.offerLabel;
+      send.classList.toggle("is-accept", accepting);
+      send.disabled = !offer && !canOffer;
     }
     form.classList.toggle("has-offer", Boolean(offer));
     form.classList.toggle("has-cards", chosen > 0);

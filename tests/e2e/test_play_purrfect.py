@@ -67,10 +67,12 @@ def _offer(page: Any, count: int = 1) -> bool:
         return False
     for card in group.locator(".pf-card:not(.is-locked)").all()[:count]:
         card.click()
-    before = _version(page)
     page.locator("[data-send]").click()
-    _wait_render(page, before)
-    return page.locator(".pf-own-offer").count() > 0
+    try:
+        page.locator(".pf-own-offer").wait_for(timeout=8_000)
+    except Exception:
+        return False
+    return True
 
 
 def _accept_any(page: Any) -> bool:
@@ -98,9 +100,8 @@ def _withdraw(page: Any) -> bool:
     button = page.locator(".pf-withdraw")
     if button.count() == 0:
         return False
-    before = _version(page)
     button.click()
-    _wait_render(page, before)
+    page.locator(".pf-own-offer").wait_for(state="detached", timeout=8_000)
     return True
 
 
@@ -224,10 +225,16 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     assert "Pattes" in monitor.locator("body").inner_text()
     monitor.screenshot(path=str(screenshots / "purrfect-monitor-1280x800.png"), full_page=True)
     watch = teacher.new_page()
-    watch.goto(a.url)
+    watch.goto(a.url.rstrip("/") + "/projector/")
     watch.locator(".pf-public").wait_for()
-    assert watch.locator(".pf-hand, .pf-trade").count() == 0  # no hand, no buttons
+    # Public information only: no hand, no form, no teacher button.
+    assert watch.locator("#table-main :is(.pf-hand, .pf-trade, form, button:not(.pf-speak))").count() == 0
+    assert "Rejouer" not in watch.locator("#table-main").inner_text()
     watch.screenshot(path=str(screenshots / "purrfect-projector-1280x800.png"), full_page=True)
+    # The teacher's own view of the table offers "Rejouer".
+    table_view = teacher.new_page()
+    table_view.goto(a.url)
+    table_view.locator(".pf-ranking").get_by_role("button", name=re.compile("Rejouer")).wait_for()
 
     # 10. The pupil report shows the Purrfect participation.
     report = teacher.new_page()
