@@ -53,7 +53,7 @@ def projector(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     snap = rendering.snapshot(table.pk)
     assert snap is not None
     context = rendering.seat_context(snap, None)
-    context.update(oob=False, notice="", ws_url=f"/ws/table/{table.pk}/", access=access)
+    context.update(oob=False, notice="", ws_url=f"/ws/table/{table.pk}/?view=projector", access=access)
     return render(request, "cardgames/projector.html", context)
 
 

@@ -227,8 +227,10 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     watch = teacher.new_page()
     watch.goto(a.url.rstrip("/") + "/projector/")
     watch.locator(".pf-public").wait_for()
+    watch.wait_for_timeout(1_500)  # the socket's first live render has come
     # Public information only: no hand, no form, no teacher button.
-    assert watch.locator("#table-main :is(.pf-hand, .pf-trade, form, button:not(.pf-speak))").count() == 0
+    controls = watch.locator("#table-main :is(.pf-hand, .pf-trade, form, button:not(.pf-speak))")
+    assert controls.count() == 0, [c.evaluate("e => e.outerHTML.slice(0, 200)") for c in controls.all()]
     assert "Rejouer" not in watch.locator("#table-main").inner_text()
     watch.screenshot(path=str(screenshots / "purrfect-projector-1280x800.png"), full_page=True)
     # The teacher's own view of the table offers "Rejouer".
