@@ -158,6 +158,10 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
         tablet.screenshot(path=str(screenshots / f"purrfect-start-{name}.png"))
     for tablet in tablets:
         tablet.locator("details.cg-howto > summary").click()
+    # Colour is never the only signal: the hand in greyscale, for a human to check.
+    a.evaluate("document.documentElement.style.filter = 'grayscale(1)'")
+    a.locator(".pf-hand").screenshot(path=str(screenshots / "purrfect-hand-greyscale-768x1024.png"))
+    a.evaluate("document.documentElement.style.filter = ''")
 
     # 4. A offers one card: everyone sees the meow, nobody the count.
     assert _offer(a, 1)
