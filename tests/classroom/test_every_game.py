@@ -153,3 +153,38 @@ def test_robots_fill_a_purrfect_table_up_to_the_minimum(client: Client, teacher:
     client.post(f"/teacher/sessions/{class_session.pk}/start/")
     table = Table.objects.get(group_key=class_session.group_key)
     assert table.seats.count() == 4 and table.seats.filter(is_bot=True).count() == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_teachers_rejouer_works_for_every_game(
+    client: Client, teacher: Any, game: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    """ "Rejouer" at a finished lesson table: same seats, a fresh game, the group
+    follows; the old table's social records are written (participation)."""
+    from cardgames import services as cg
+
+    class_session = ClassSessionFactory(school_class__teacher=teacher, game=game)
+    engine = engines.get(game)
+    pupils = _joined(class_session, engine.min_players)
+    table = cg.table_create(
+        game=game,
+        seats=[cg.SeatSpec(player_key=p.player_key, display_name=p.display_name) for p in pupils],
+        group_key=class_session.group_key,
+        number=1,
+    )
+    cg.table_start(table=table)
+    group = class_session.groups.create(number=1, size=len(pupils), table=table)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/tables/{table.pk}/rematch/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    group.refresh_from_db()
+    new = group.table
+    assert new is not None and new.pk != table.pk and new.game == game
+    assert new.status == Table.Status.PLAYING
+    assert list(new.seats.values_list("player_key", flat=True)) == [p.player_key for p in pupils]
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    from classroom.models import SocialRecord
+
+    written = SocialRecord.objects.filter(table_id=table.pk, finished_at__isnull=False).count()
+    assert written == (0 if game == "chasse" else len(pupils))
