@@ -48,7 +48,7 @@ def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
     game = (request.POST if request.method == "POST" else request.GET).get("game", DEFAULT_GAME)
     if game not in offered:
         game = DEFAULT_GAME
-    options_form = OptionsForm(request.POST or None, game=game)
+    options_form = OptionsForm(request.POST or None, game=game, targeted=False)
     if request.method == "GET" and getattr(request, "htmx", False):
         return render(
             request, "classroom/teacher/_game_options.html", {"options_form": options_form, "game": game}
@@ -58,6 +58,7 @@ def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
             school_class=school_class,
             game=start_form.cleaned_data["game"],
             options=options_form.options,
+            targeted_cards=options_form.targeted_cards,
         )
         messages.success(request, _("Séance ouverte. Montrez le code au tableau !"))
         return redirect("classroom:session_detail", session_id=class_session.pk)
@@ -127,10 +128,17 @@ def _board_response(request: HttpRequest, class_session: ClassSession) -> HttpRe
 def session_options(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_open_session(request.user, session_id)
     form = OptionsForm(
-        request.POST or None, game=class_session.game, initial_options=class_session.options
+        request.POST or None,
+        game=class_session.game,
+        initial_options=class_session.options,
+        targeted=class_session.targeted_cards,
     )
     if request.method == "POST" and form.is_valid():
-        services.session_update_options(class_session=class_session, options=form.options)
+        services.session_update_options(
+            class_session=class_session,
+            options=form.options,
+            targeted_cards=form.targeted_cards,
+        )
         messages.success(request, _("Réglages enregistrés pour les prochaines tables."))
         return redirect("classroom:session_detail", session_id=class_session.pk)
     return render(
