@@ -257,16 +257,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         return rendering.render_fragments(snap, seat, steer=self._steers())
 
     def _steers(self) -> bool:
-        """The viewer runs the table ("Rejouer" on the end screen), unless this
-        socket is a projector's: a projector shows public information only."""
-        if self._projector():
+        """Whether this socket's screen offers "Rejouer". Never on a projector
+        (``?view=projector``): the class sees the table, not the teacher's buttons."""
+        if b"view=projector" in self.scope.get("query_string", b""):
             return False
         access = self.access
         return bool(access is not None and (access.is_teacher or access.steers))
-
-    def _projector(self) -> bool:
-        query = self.scope.get("query_string", b"")
-        return b"view=projector" in (query if isinstance(query, bytes) else b"").split(b"&")
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Presence is for the teacher's monitor; a seat's screen ignores it."""
