@@ -165,7 +165,7 @@ def test_reports_show_participation_and_keep_it_out_of_the_chasse_figures(
     assert trader.context["report"].social[0].trades == 1
     report = client.get(reverse("classroom:class_report", args=[session.school_class.pk]))
     html = report.content.decode()
-    assert "Purrfect : parties" in html
+    assert 'class="rp-social-col"' in html and "Purrfect" in html
     rows = {r.pupil.pk: r for r in report.context["report"].rows}
     assert rows[pupils[0].pk].social == [1]
     assert report.context["report"].total.announcements == 0
