@@ -1,6 +1,5 @@
 /* The live table, for every game (no inline script: the page runs under a strict CSP).
  *
- * - a hint while the socket reconnects;
  * - "how to play" (<details class="cg-howto">): once a child opens or closes it,
  *   that choice survives the live re-renders of the table;
  * - 🔊 buttons ([data-speak], [data-lang]) say a word with the Web Speech API,
@@ -12,8 +11,6 @@
 (function () {
   "use strict";
   const body = document.body;
-  body.addEventListener("htmx:wsClose", () => body.classList.add("cg-offline"));
-  body.addEventListener("htmx:wsOpen", () => body.classList.remove("cg-offline"));
 
   const store = window.sessionStorage;
   const get = (key) => { try { return store.getItem(key); } catch (e) { return null; } };
