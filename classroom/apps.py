@@ -11,7 +11,9 @@ class ClassroomConfig(AppConfig):
             learning,
             score_sums,
             signals,  # noqa: F401
+            social,
         )
 
         learning.connect()
         score_sums.connect()
+        social.connect()

@@ -21,6 +21,14 @@ from cardgames.engines.base import IllegalAction
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/generic/seat.html"
 PUBLIC_TEMPLATE = "cardgames/generic/public.html"
+# How a game is offered to a teacher: a game without its own UI module shows
+# its engine name, no pitch and a plain card icon.
+TITLE = ""
+PITCH = ""
+ICON = "🃏"
+OPTION_LABELS: dict[str, dict[str, Any]] = {}
+CHOICE_LABELS: dict[str, dict[str, Any]] = {}
+HOW_TO_PLAY: list[tuple[str, Any]] = []
 SCRIPT = ""
 
 
@@ -123,4 +131,16 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
 
 def end_question(view: Mapping[str, Any]) -> dict[str, Any] | None:
     """A plain game asks nothing after its end."""
+    return None
+
+
+def explain_refusal(
+    code: str,
+    *,
+    action: Mapping[str, Any],
+    view: Mapping[str, Any],
+    history: Sequence[Mapping[str, Any]],
+    seat_names: Sequence[str],
+) -> str | None:
+    """A plain game has no refusal that needs context."""
     return None
