@@ -5,7 +5,8 @@ blank canvas on an exhibit and replace it, open a cartel, play to the end and
 add up their own scores (one right, one wrong). The pupil report then shows
 the sums as "Addition de scores".
 
-The deal is set after the teacher starts the table (the same cards, in an
+The teacher picks Picktura on the session form. The deal is set after the
+teacher starts the table (the same cards, in an
 order chosen so that every action happens): see ``DEAL``.
 
 Screenshots go to ``artifacts/screenshots/picktura-*.png`` for a human to look at.
@@ -24,14 +25,12 @@ from tests.e2e.test_play_chasse import CLASS_NAME, _join, _teacher
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
 
-NEW_SESSION = """
+SESSION = """
 import json
-from classroom.models import SchoolClass
-from classroom.services.sessions import session_start
-c = SchoolClass.objects.get(name={name!r})
-s = session_start(school_class=c, game="picktura", options={{}})
-p = list(c.pupils.order_by("display_name").values("pk", "display_name", "picture_code"))
-print(json.dumps({{"code": s.join_code, "session": s.pk, "class": c.pk, "pupils": p}}))
+from classroom.models import ClassSession
+s = ClassSession.objects.filter(school_class__name={name!r}, ended_at__isnull=True, practice=False).latest("pk")
+p = list(s.school_class.pupils.order_by("display_name").values("pk", "display_name", "picture_code"))
+print(json.dumps({{"code": s.join_code, "session": s.pk, "game": s.game, "options": s.options, "pupils": p}}))
 """
 
 # Seat 0: three quarters of work 1, a blank canvas and one of work 2. Seat 1:
@@ -127,7 +126,21 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
 ) -> None:
     server = live_server_url
     teacher, page = _teacher(browser, server)
-    demo = _shell_json(server, NEW_SESSION.format(name=CLASS_NAME))
+    # The teacher starts a Picktura session from the form; the score sums are on by default.
+    class_id = _shell_json(
+        server,
+        "import json; from classroom.models import SchoolClass;"
+        f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))",
+    )
+    page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
+    page.locator('input[name="game"][value="picktura"]').check()
+    page.locator('input[name="score_sums"]').wait_for()
+    assert page.locator('input[name="score_sums"]').is_checked()
+    page.screenshot(path=str(screenshots / "picktura-session-form-1280x800.png"), full_page=True)
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(re.compile(r".*/teacher/sessions/\d+/$"))
+    demo = _shell_json(server, SESSION.format(name=CLASS_NAME))
+    assert demo["game"] == "picktura" and demo["options"]["score_sums"] is True
     pupils = demo["pupils"][:2]
     tablets = [
         _join(browser, server, demo["code"], pupils[0], PORTRAIT),
