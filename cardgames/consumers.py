@@ -224,7 +224,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         kind = data.get("kind")
         if kind == "sync":
             return self._render()
-        if kind not in ("choose", "cancel", "act"):
+        if kind not in ("choose", "cancel", "act", "answer"):
             raise services.ActionRefused("unknown_kind")
         access = self.access
         if access is None or access.seat is None:
@@ -238,6 +238,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise services.ActionRefused("unknown_kind")
         if kind == "cancel":
             services.card_choice_clear(table=table, seat=seat)
+            return self._render()
+        if kind == "answer":
+            # After the game: the seat's answer to the game's own question.
+            try:
+                services.end_answer_submit(
+                    table_id=table.pk, seat=seat, answer=data.get("answer"), player_key=self.player_key
+                )
+            except services.ActionRefused as refused:
+                return rendering.render_notice(self._say(refused))
             return self._render()
         version = _parse_int(data.get("version"))
         if kind == "choose":

@@ -6,13 +6,15 @@
 - :mod:`.turns`: who a table waits for (one planner for timers and bots);
 - :mod:`.presence`: connected sockets, and closing them;
 - :mod:`.notify`: channel-layer messages and the scheduler hook;
-- :mod:`.errors`: ``ActionRefused`` and its wording.
+- :mod:`.errors`: ``ActionRefused`` and its wording;
+- :mod:`.answers`: a player's answer to the game's end-of-game question.
 
 Every public function takes keyword-only arguments; those that change a
 table's state take its lock first and say so. No module here names a game:
 per-game wording lives in ``cardgames/ui/<game>.py``.
 """
 
+from cardgames.services.answers import end_answer_submit
 from cardgames.services.bots import MAX_BOT_MOVES_PER_CALL, bot_turns, table_next_due
 from cardgames.services.errors import ActionRefused, refusal_message
 from cardgames.services.moves import ActionResult, action_submit, card_choice_clear, card_choose
@@ -39,6 +41,7 @@ __all__ = [
     "bot_turns",
     "card_choice_clear",
     "card_choose",
+    "end_answer_submit",
     "refusal_message",
     "scheduler_register",
     "seat_assign",
