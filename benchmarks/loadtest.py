@@ -395,11 +395,21 @@ def check_database(tablets: dict[int, list[Tablet]], stats: Stats) -> list[str]:
 
 
 def worker_pids(master: int) -> list[int]:
+    """uvicorn's worker processes (children of its supervisor started through
+    multiprocessing's spawn), not multiprocessing's resource tracker."""
     try:
-        text = Path(f"/proc/{master}/task/{master}/children").read_text()
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
     except OSError:
         return []
-    return [int(p) for p in text.split()]
+    workers = []
+    for pid in children:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline and b"resource_tracker" not in cmdline:
+            workers.append(int(pid))
+    return workers
 
 
 def free_port() -> int:
