@@ -4,6 +4,19 @@ The consumer knows no game. It resolves who the socket is from the *session*
 (never from a message), hands moves to ``services``, and answers every change
 of the table by re-rendering its own seat's view from the database. Bad input
 gets a French notice and the socket stays open; the handlers never sleep.
+
+The cost of a move is kept small and off the database thread (Channels runs
+every ``database_sync_to_async`` call of a worker on one thread):
+
+- that thread only reads and writes: one read of the table per change per
+  worker (``shared_snapshot``), shared by all its sockets of that table;
+- rendering runs on a thread pool (``render_screen``), once per change per
+  seat and worker (``shared_screen``): the projector and the teacher's screens
+  share the public one;
+- each socket is sent only the parts of its screen that changed
+  (``rendering.Screen.update``): a few KB per move rather than the whole page;
+- the pupil who moved gets their new screen in the reply to the move, before
+  the broadcast reaches the others.
 """
 
 from __future__ import annotations
@@ -12,14 +25,17 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from cardgames import rendering, runtime, services, ui
+from cardgames import liveness, presence, rendering, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.engines.base import IllegalAction
 from cardgames.models import Table
@@ -63,6 +79,40 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     return await asyncio.shield(future)
 
 
+# Rendering happens here, on a thread pool, never on the database thread: a
+# table's screens must not wait behind another table's transaction.
+render_screen = sync_to_async(rendering.render_screen, thread_sensitive=False)
+
+# One render per change, seat and viewer kind per process (same stamp as the
+# snapshot): two sockets of one seat, or every public screen, share it.
+_SHARED_SCREENS: OrderedDict[tuple[Any, ...], asyncio.Future[rendering.Screen]] = OrderedDict()
+_SHARED_SCREENS_MAX = 1024
+
+
+async def shared_screen(
+    snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool
+) -> rendering.Screen:
+    if not isinstance(stamp, str) or not stamp:
+        return await render_screen(snap, seat, steer=steer)
+    key = (snap.table.pk, stamp, seat, steer, translation.get_language())
+    future = _SHARED_SCREENS.get(key)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        future = asyncio.ensure_future(render_screen(snap, seat, steer=steer))
+        _SHARED_SCREENS[key] = future
+        while len(_SHARED_SCREENS) > _SHARED_SCREENS_MAX:
+            _SHARED_SCREENS.popitem(last=False)
+    return await asyncio.shield(future)
+
+
+@dataclass(frozen=True)
+class _Fresh:
+    """``_handle``'s answer when the socket must be shown its table again (after
+    its own move, a choice, or a refusal on an out-of-date screen)."""
+
+    snap: rendering.Snapshot | None
+    notice: str = ""
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     group: str
@@ -70,12 +120,15 @@ class TableConsumer(AsyncWebsocketConsumer):
     player_key: str | None = None
     joined: bool = False
     rendered_version: int = -1
+    rendered_status: str = ""
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
         runtime.remember_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = services.table_group(self.table_id)
+        self.shown = rendering.Shown()
+        self.screen_lock = asyncio.Lock()
         # Join first, read second: a change between the two is then never missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         opened = await database_sync_to_async(self._open)()
@@ -85,9 +138,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.joined = True
-        html, next_due = opened
+        snap, next_due = opened
         await self.accept()
-        await self.send(text_data=html)
+        await self._show(snap)
+        liveness.register(self)
         if next_due is not None:
             runtime.schedule(self.table_id, next_due)
 
@@ -105,42 +159,90 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         return access
 
-    def _open(self) -> tuple[str, Any] | None:
+    def _open(self) -> tuple[rendering.Snapshot, Any] | None:
         access = self._resolve()
         if access is None:
             return None
         self.access = access
         if access.seat is not None:
-            services.seat_presence(table_id=self.table_id, seat=access.seat, delta=1)
+            presence.seat_connection_open(
+                table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
+            )
         snap = rendering.snapshot(self.table_id)
         if snap is None:  # pragma: no cover - deleted between two queries
             return None
-        html = rendering.render_fragments(snap, access.seat, steer=self._steers())
-        return html, services.table_next_due(table_id=self.table_id)
+        return snap, services.table_next_due(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if not self.joined:
             return
+        on_seat = self.present_on_seat()
         self.joined = False
+        liveness.unregister(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.access is not None and self.access.seat is not None:
-            await database_sync_to_async(services.seat_presence)(
-                table_id=self.table_id, seat=self.access.seat, delta=-1
+        if on_seat:
+            await database_sync_to_async(presence.seat_connection_close)(
+                channel_name=self.channel_name
             )
+
+    def present_on_seat(self) -> bool:
+        return self.joined and self.access is not None and self.access.seat is not None
+
+    # ------------------------------------------------------------ output
+    def _seat(self) -> int | None:
+        return self.access.seat if self.access is not None else None
+
+    async def _show(
+        self,
+        snap: rendering.Snapshot | None,
+        *,
+        notice: str = "",
+        stamp: object = None,
+    ) -> None:
+        """Bring this socket's screen to ``snap``: only what changed is sent.
+        Rendering runs off the database thread; a screen older than the one
+        already shown is dropped (renders may finish out of order)."""
+        if snap is None:
+            await self._push(rendering.render_notice(services.refusal_message("finished")))
+            return
+        if notice:
+            screen = await render_screen(snap, self._seat(), notice=notice, steer=self._steers())
+        else:
+            screen = await shared_screen(snap, stamp, self._seat(), self._steers())
+        async with self.screen_lock:
+            if screen.version < self.rendered_version:
+                return
+            self.rendered_version = screen.version
+            self.rendered_status = screen.status
+            message = screen.update(self.shown)
+            if message:
+                await self._push(message)
+
+    async def _notice(self, message: str) -> None:
+        """Only the notice line changes; the next screen update redraws it."""
+        self.shown.units.pop("table-notice", None)
+        await self._push(rendering.render_notice(message))
+
+    async def resync(self) -> None:
+        """The heartbeat found this screen behind the table: show it again."""
+        if self.joined:
+            await self._show(await database_sync_to_async(rendering.snapshot)(self.table_id))
 
     # ------------------------------------------------------------ input
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = self._decode(text_data, bytes_data)
-            html = await database_sync_to_async(self._handle)(data)
+            answer = await database_sync_to_async(self._handle)(data)
         except services.ActionRefused as refused:
-            html = rendering.render_notice(refused.message)
+            answer = refused.message
         except Exception:
             # A bug must not drop a child's socket: log it, say something kind.
             logger.exception("table %s: message failed", self.table_id)
-            html = rendering.render_notice(_("Oups, quelque chose n'a pas marché. Réessaie."))
-        if html:
-            await self._push(html)
+            answer = _("Oups, quelque chose n'a pas marché. Réessaie.")
+        if isinstance(answer, _Fresh):
+            await self._show(answer.snap, notice=answer.notice)
+        elif answer:
+            await self._notice(answer)
 
     def _decode(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         limit = int(settings.WS_MAX_MESSAGE_BYTES)
@@ -156,12 +258,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise services.ActionRefused("malformed")
         return data
 
-    def _handle(self, data: dict[str, Any]) -> str:
-        """One message, synchronously (database thread). Returns the HTML to send
-        to this socket only; applied moves reach everyone via ``table.changed``."""
+    def _handle(self, data: dict[str, Any]) -> _Fresh | str:
+        """One message, on the database thread: only database work here. Returns
+        a refusal to say, or ``_Fresh`` when this socket must see the table again
+        (rendered afterwards, off this thread). After an applied move that is the
+        mover's own new screen, sent before the broadcast reaches the others."""
         kind = data.get("kind")
         if kind == "sync":
-            return self._render()
+            return self._fresh()
         if kind not in ("choose", "cancel", "act"):
             raise services.ActionRefused("unknown_kind")
         access = self.access
@@ -173,7 +277,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise services.ActionRefused("finished")
         if kind == "cancel":
             services.card_choice_clear(table=table, seat=seat)
-            return self._render()
+            return self._fresh()
         version = _parse_int(data.get("version"))
         if kind == "choose":
             try:
@@ -182,7 +286,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
             except services.ActionRefused as refused:
                 return self._refusal(refused)
-            return self._render()
+            return self._fresh()
         nonce = data.get("nonce")
         if not isinstance(nonce, str):
             raise services.ActionRefused("malformed")
@@ -201,21 +305,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         except services.ActionRefused as refused:
             return self._refusal(refused)
-        return ""
+        return self._fresh()
 
-    def _refusal(self, refused: services.ActionRefused) -> str:
+    def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:
         # When the screen was out of date, send the fresh one with the notice.
         if refused.code in ("stale", "not_your_turn", "paused", "finished", "seat_changed"):
-            return self._render(notice=refused.message)
-        return rendering.render_notice(refused.message)
+            return self._fresh(notice=refused.message)
+        return refused.message
 
-    def _render(self, notice: str = "") -> str:
-        snap = rendering.snapshot(self.table_id)
-        if snap is None:
-            return rendering.render_notice(services.refusal_message("finished"))
-        self.rendered_version = snap.version
-        seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat, notice=notice, steer=self._steers())
+    def _fresh(self, notice: str = "") -> _Fresh:
+        return _Fresh(rendering.snapshot(self.table_id), notice)
 
     async def _push(self, html: str) -> None:
         """Send unless the tablet has gone meanwhile (it slept mid-render): some
@@ -230,16 +329,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = event.get("version")
         if isinstance(version, int) and version < self.rendered_version:
             return  # a newer screen was already sent (updates queued up behind a bot)
-        snap = await shared_snapshot(self.table_id, event.get("stamp"))
-        html = await database_sync_to_async(self._render_snapshot)(snap)
-        await self._push(html)
-
-    def _render_snapshot(self, snap: rendering.Snapshot | None) -> str:
-        if snap is None:
-            return rendering.render_notice(services.refusal_message("finished"))
-        self.rendered_version = snap.version
-        seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat, steer=self._steers())
+        stamp = event.get("stamp")
+        await self._show(await shared_snapshot(self.table_id, stamp), stamp=stamp)
 
     def _steers(self) -> bool:
         access = self.access
@@ -256,24 +347,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
             await self.close(code=CLOSE_SEAT_LOST)
             return
-        await self._push(result)
+        await self._show(result)
 
-    def _reseat(self) -> str | None:
+    def _reseat(self) -> rendering.Snapshot | None:
         """The teacher moved seats: find out who this socket is now."""
         before = self.access.seat if self.access is not None else None
         access = self._resolve()
+        if before is not None and (access is None or access.seat != before):
+            presence.seat_connection_close(channel_name=self.channel_name)
         if access is None:
-            if before is not None:
-                services.seat_presence(table_id=self.table_id, seat=before, delta=-1)
             self.access = None
             return None
-        if access.seat != before:
-            if before is not None:
-                services.seat_presence(table_id=self.table_id, seat=before, delta=-1)
-            if access.seat is not None:
-                services.seat_presence(table_id=self.table_id, seat=access.seat, delta=1)
+        if access.seat != before and access.seat is not None:
+            presence.seat_connection_open(
+                table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
+            )
         self.access = access
-        return self._render()
+        return rendering.snapshot(self.table_id)
 
     async def table_moved(self, event: dict[str, Any]) -> None:
         """A new game of the same players started at another table ("Rejouer"):

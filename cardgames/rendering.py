@@ -3,20 +3,32 @@
 Every live message is built here: a consumer reloads the table and renders
 *its own* seat's view (``engine.view(state, seat)`` plus that seat's
 ``history`` tail). No payload shared between seats ever carries a secret.
+
+A rendered view is a :class:`Screen`: the whole live area (sent on connect and
+on resync) cut into *units*, the elements marked ``id="…" data-unit`` in the
+templates (a player's line, the board, the hand, the log…). After a move a
+socket is sent only the units that differ from what it shows (``Screen.update``),
+each as an htmx out-of-band swap, so a Chasse move costs each tablet a few KB
+instead of the whole page; anything outside the units that changed (the
+skeleton) sends the whole area again, so a game without units still works.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count, Q
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cardgames import engines, ui
@@ -44,7 +56,14 @@ def snapshot(table_id: int) -> Snapshot | None:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    # ``connections``: the seat's sockets alive now (the monitor's dot).
+    seats = list(
+        Seat.objects.filter(table=table)
+        .annotate(
+            connections=Count("sockets", filter=Q(sockets__expires_at__gt=timezone.now()))
+        )
+        .order_by("index")
+    )
     engine = engines.get(table.game)
     game_state = GameState.objects.filter(table=table).first()
     state = engine.from_json(game_state.state) if game_state is not None else None
@@ -176,6 +195,125 @@ def render_fragments(
     context = seat_context(snap, seat, steer=steer)
     context.update(notice=notice, oob=oob)
     return render_to_string("cardgames/_fragments.html", context)
+
+
+# The units of a rendered view: ``<tag id="…" data-unit`` (id first, always).
+_UNIT = re.compile(r'<([a-z][a-z0-9]*) id="([^"]+)" data-unit\b')
+_MAIN_TAG = re.compile(r'<section id="table-main"[^>]*>')
+_OOB = ' hx-swap-oob="true"'
+# Indentation from the templates: a run of blanks with a line break is one
+# line break to the browser (nothing here is preformatted).
+_BLANKS = re.compile(r"[ \t]*\n\s*")
+_TAG_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def compact(html: str) -> str:
+    return _BLANKS.sub("\n", html)
+
+
+def _element_end(html: str, start: int, tag: str) -> int:
+    """Where the element opened at ``start`` closes (same-name nesting counted)."""
+    pattern = _TAG_PATTERNS.get(tag)
+    if pattern is None:
+        pattern = _TAG_PATTERNS[tag] = re.compile(rf"<(/?){tag}\b[^>]*>")
+    depth = 0
+    for match in pattern.finditer(html, start):
+        if match.group(1):
+            depth -= 1
+            if depth == 0:
+                return match.end()
+        elif not match.group(0).endswith("/>"):
+            depth += 1
+    return len(html)
+
+
+@dataclass
+class Screen:
+    """One seat's (or the public's) whole live area, and its units."""
+
+    html: str
+    version: int
+    status: str
+    skeleton: bytes
+    units: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, html: str, *, version: int, status: str) -> Screen:
+        html = compact(html)
+        units: dict[str, str] = {}
+        pieces: list[str] = []
+        position = 0
+        for match in _UNIT.finditer(html):
+            if match.start() < position:
+                continue  # inside the previous unit
+            end = _element_end(html, match.start(), match.group(1))
+            units[match.group(2)] = html[match.start() : end]
+            pieces.append(html[position : match.start()])
+            pieces.append(f"\x00{match.group(2)}\x00")
+            position = end
+        pieces.append(html[position:])
+        # #table-main's own tag carries the version: the state unit says it too.
+        skeleton = _MAIN_TAG.sub("<main>", "".join(pieces))
+        digest = hashlib.blake2b(skeleton.encode(), digest_size=16).digest()
+        return cls(html=html, version=version, status=status, skeleton=digest, units=units)
+
+    def update(self, shown: Shown) -> str:
+        """What a socket showing ``shown`` must receive to show this screen
+        (``shown`` is brought up to date). Empty when nothing changed."""
+        if shown.skeleton != self.skeleton:
+            shown.skeleton, shown.units = self.skeleton, dict(self.units)
+            return self.html
+        parts = []
+        for key, unit in self.units.items():
+            if shown.units.get(key) != unit:
+                tag = unit[: unit.index(">")]
+                parts.append(unit if _OOB in tag else unit.replace(" data-unit", " data-unit" + _OOB, 1))
+        shown.units = dict(self.units)
+        return "".join(parts)
+
+
+def units_of(html: str) -> dict[str, str]:
+    """The units in ``html`` by id (a whole screen or an update)."""
+    units: dict[str, str] = {}
+    position = 0
+    for match in _UNIT.finditer(html):
+        if match.start() < position:
+            continue
+        position = _element_end(html, match.start(), match.group(1))
+        units[match.group(2)] = html[match.start() : position]
+    return units
+
+
+def apply_update(screen: str, message: str) -> str:
+    """What htmx does with a message on a page showing ``screen``: a whole live
+    area replaces it, an update swaps its units in by id. For tests and the
+    load test, which read screens the way a tablet shows them."""
+    if 'id="table-main"' in message or not screen:
+        return message
+    current = units_of(screen)
+    for key, unit in units_of(message).items():
+        old = current.get(key)
+        if old is not None:
+            screen = screen.replace(old, unit.replace(_OOB, "", 1), 1)
+    return screen
+
+
+@dataclass
+class Shown:
+    """What one socket's screen shows now (the units last sent to it)."""
+
+    skeleton: bytes = b""
+    units: dict[str, str] = field(default_factory=dict)
+
+
+def render_screen(
+    snap: Snapshot, seat: int | None, *, notice: str = "", steer: bool = False
+) -> Screen:
+    return Screen.of(
+        render_fragments(snap, seat, notice=notice, steer=steer),
+        version=snap.version,
+        status=str(snap.table.status),
+    )
 
 
 def render_notice(message: str) -> str:
