@@ -50,9 +50,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-MAIN = re.compile(r'id="table-main"[^>]*data-version="(\d+)"[^>]*data-current-seat="(\d*)"')
-VERSION_ANY = re.compile(r'data-version="(\d+)"')
-OVER = re.compile(r'id="table-main"[^>]*data-over="1"')
+# Every whole screen and every update that changes the table carries the state
+# line; updates carry only the parts of the screen that changed.
+STATE = re.compile(r'id="table-state"[^>]*data-version="(\d+)"[^>]*data-current-seat="(\d*)"')
+OVER = re.compile(r'id="table-state"[^>]*data-over="1"')
 LEGAL = re.compile(r'data-card="(\d+)" data-legal="1"')
 HAND_CARD = re.compile(r'data-card="(\d+)"')
 DISCARD = re.compile(r'class="cg-hand" data-discard="1"')
@@ -136,22 +137,20 @@ class Tablet:
             self.changed.set()
 
     def _received(self, message: str | bytes) -> None:
+        from cardgames.rendering import apply_update
+
         now = time.perf_counter()
         text = message if isinstance(message, str) else message.decode()
         if self.bytes_from and now >= self.bytes_from:
             self.bytes_in += len(text.encode())
-        match = MAIN.search(text)
-        version = None
+        # The screen as htmx shows it: whole screens replace it, updates patch it.
+        self.last_main = apply_update(self.last_main, text)
+        match = STATE.search(text)
         if match:
             version = int(match.group(1))
             if version >= self.version:
                 self.current = int(match.group(2)) if match.group(2) else None
                 self.over = bool(OVER.search(text))
-                self.last_main = text
-        else:
-            found = VERSION_ANY.search(text)
-            version = int(found.group(1)) if found else None
-        if version is not None:
             if version not in self.arrivals:
                 self.arrivals[version] = now
                 if self.bytes_from and now >= self.bytes_from:
