@@ -606,6 +606,7 @@ def child(config: str, args: argparse.Namespace) -> dict[str, Any]:
             result = asyncio.run(
                 run_clients(f"ws://127.0.0.1:{port}", tables, args, config, server.pid, workers)
             )
+            time.sleep(2.0)  # the closing handshakes finish before the server stops
         finally:
             server.send_signal(signal.SIGINT)
             try:
