@@ -10,9 +10,9 @@ every ``database_sync_to_async`` call of a worker on one thread):
 
 - that thread only reads and writes: one read of the table per change per
   worker (``shared_snapshot``), shared by all its sockets of that table;
-- rendering runs on a thread pool (``render_screen``), once per change per
-  seat and worker (``shared_screen``): the projector and the teacher's screens
-  share the public one;
+- rendering runs on the event loop, once per change per seat and worker
+  (``shared_screen``): the projector and the teacher's screens share the
+  public one;
 - each socket is sent only the parts of its screen that changed
   (``rendering.Screen.update``): a few KB per move rather than the whole page;
 - the pupil who moved gets their new screen in the reply to the move, before
@@ -28,7 +28,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -79,29 +78,28 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     return await asyncio.shield(future)
 
 
-# Rendering happens here, on a thread pool, never on the database thread: a
-# table's screens must not wait behind another table's transaction.
-render_screen = sync_to_async(rendering.render_screen, thread_sensitive=False)
-
+# Rendering happens on the event loop, never on the database thread: a table's
+# screens must not wait behind another table's transaction. (A thread pool was
+# tried: under load its threads and the database thread fight for the GIL and
+# every socket waits longer; a render is ~2 ms of pure Python.)
 # One render per change, seat and viewer kind per process (same stamp as the
 # snapshot): two sockets of one seat, or every public screen, share it.
-_SHARED_SCREENS: OrderedDict[tuple[Any, ...], asyncio.Future[rendering.Screen]] = OrderedDict()
+_SHARED_SCREENS: OrderedDict[tuple[Any, ...], rendering.Screen] = OrderedDict()
 _SHARED_SCREENS_MAX = 1024
 
 
-async def shared_screen(
+def shared_screen(
     snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool
 ) -> rendering.Screen:
     if not isinstance(stamp, str) or not stamp:
-        return await render_screen(snap, seat, steer=steer)
+        return rendering.render_screen(snap, seat, steer=steer)
     key = (snap.table.pk, stamp, seat, steer, translation.get_language())
-    future = _SHARED_SCREENS.get(key)
-    if future is None or future.get_loop() is not asyncio.get_running_loop():
-        future = asyncio.ensure_future(render_screen(snap, seat, steer=steer))
-        _SHARED_SCREENS[key] = future
+    screen = _SHARED_SCREENS.get(key)
+    if screen is None:
+        screen = _SHARED_SCREENS[key] = rendering.render_screen(snap, seat, steer=steer)
         while len(_SHARED_SCREENS) > _SHARED_SCREENS_MAX:
             _SHARED_SCREENS.popitem(last=False)
-    return await asyncio.shield(future)
+    return screen
 
 
 @dataclass(frozen=True)
@@ -200,15 +198,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         stamp: object = None,
     ) -> None:
         """Bring this socket's screen to ``snap``: only what changed is sent.
-        Rendering runs off the database thread; a screen older than the one
-        already shown is dropped (renders may finish out of order)."""
+        Rendering runs on the loop, off the database thread; a screen older
+        than the one already shown is dropped (a resync may race a broadcast)."""
         if snap is None:
             await self._push(rendering.render_notice(services.refusal_message("finished")))
             return
         if notice:
-            screen = await render_screen(snap, self._seat(), notice=notice, steer=self._steers())
+            screen = rendering.render_screen(snap, self._seat(), notice=notice, steer=self._steers())
         else:
-            screen = await shared_screen(snap, stamp, self._seat(), self._steers())
+            screen = shared_screen(snap, stamp, self._seat(), self._steers())
         async with self.screen_lock:
             if screen.version < self.rendered_version:
                 return
