@@ -109,6 +109,7 @@ class _Fresh:
 
     snap: rendering.Snapshot | None
     notice: str = ""
+    whole: bool = False
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -238,6 +239,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.exception("table %s: message failed", self.table_id)
             answer = _("Oups, quelque chose n'a pas marché. Réessaie.")
         if isinstance(answer, _Fresh):
+            if answer.whole:
+                self.shown = rendering.Shown()  # the tablet asked for everything
             await self._show(answer.snap, notice=answer.notice)
         elif answer:
             await self._notice(answer)
@@ -263,7 +266,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         mover's own new screen, sent before the broadcast reaches the others."""
         kind = data.get("kind")
         if kind == "sync":
-            return self._fresh()
+            return _Fresh(rendering.snapshot(self.table_id), whole=True)
         if kind not in ("choose", "cancel", "act"):
             raise services.ActionRefused("unknown_kind")
         access = self.access
