@@ -34,10 +34,11 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from cardgames import liveness, presence, rendering, runtime, services, ui
+from cardgames import liveness, rendering, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.engines.base import IllegalAction
 from cardgames.models import Table
+from cardgames.parsing import whole_number
 
 logger = logging.getLogger(__name__)
 
@@ -48,11 +49,10 @@ CLOSE_SEAT_LOST = 4001
 
 def _parse_int(value: Any) -> int:
     """Form values arrive as strings; anything but a plain whole number is malformed."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
-        return int(value.strip())
-    raise services.ActionRefused("malformed")
+    number = whole_number(value, max_digits=12)
+    if number is None:
+        raise services.ActionRefused("malformed")
+    return number
 
 
 # One read of a table per broadcast per process. Every socket of a table gets
@@ -120,6 +120,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     joined: bool = False
     rendered_version: int = -1
     rendered_status: str = ""
+    game: str = ""
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -148,6 +149,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return None
+        self.game = table.game
         access = resolve_table_access(
             user=self.scope.get("user"), session=self.scope.get("session"), table=table
         )
@@ -164,7 +166,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         self.access = access
         if access.seat is not None:
-            presence.seat_connection_open(
+            services.seat_connection_open(
                 table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
             )
         snap = rendering.snapshot(self.table_id)
@@ -180,7 +182,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         liveness.unregister(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if on_seat:
-            await database_sync_to_async(presence.seat_connection_close)(
+            await database_sync_to_async(services.seat_connection_close)(
                 channel_name=self.channel_name
             )
 
@@ -202,7 +204,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         Rendering runs on the loop, off the database thread; a screen older
         than the one already shown is dropped (a resync may race a broadcast)."""
         if snap is None:
-            await self._push(rendering.render_notice(services.refusal_message("finished")))
+            await self._push(rendering.render_notice(services.refusal_message(code="finished")))
             return
         if notice:
             screen = rendering.render_screen(snap, self._seat(), notice=notice, steer=self._steers())
@@ -233,7 +235,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             data = self._decode(text_data, bytes_data)
             answer = await database_sync_to_async(self._handle)(data)
         except services.ActionRefused as refused:
-            answer = refused.message
+            answer = self._say(refused)
         except Exception:
             # A bug must not drop a child's socket: log it, say something kind.
             logger.exception("table %s: message failed", self.table_id)
@@ -273,9 +275,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if access is None or access.seat is None:
             raise services.ActionRefused("spectator")
         seat = access.seat
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            raise services.ActionRefused("finished")
+        # The services need the table's id and game, both known since connect:
+        # no read here (they lock and check the table themselves).
+        table = Table(pk=self.table_id, game=self.game)
         if kind == "cancel":
             services.card_choice_clear(table=table, seat=seat)
             return self._fresh()
@@ -294,7 +296,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             action = ui.get(table.game).form_to_action(data)
         except IllegalAction as exc:
-            raise services.ActionRefused(exc.code) from exc
+            raise services.ActionRefused(exc.code, game=table.game) from exc
         try:
             services.action_submit(
                 table=table,
@@ -311,8 +313,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:
         # When the screen was out of date, send the fresh one with the notice.
         if refused.code in ("stale", "not_your_turn", "paused", "finished", "seat_changed"):
-            return self._fresh(notice=refused.message)
-        return refused.message
+            return self._fresh(notice=self._say(refused))
+        return self._say(refused)
+
+    def _say(self, refused: services.ActionRefused) -> str:
+        """The refusal in this table's game's words."""
+        return services.refusal_message(code=refused.code, game=refused.game or self.game)
 
     def _fresh(self, notice: str = "") -> _Fresh:
         return _Fresh(rendering.snapshot(self.table_id), notice)
@@ -344,7 +350,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         result = await database_sync_to_async(self._reseat)()
         if result is None:
             await self.send(
-                text_data=rendering.render_closed(services.refusal_message("seat_changed"))
+                text_data=rendering.render_closed(services.refusal_message(code="seat_changed"))
             )
             await self.close(code=CLOSE_SEAT_LOST)
             return
@@ -355,12 +361,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         before = self.access.seat if self.access is not None else None
         access = self._resolve()
         if before is not None and (access is None or access.seat != before):
-            presence.seat_connection_close(channel_name=self.channel_name)
+            services.seat_connection_close(channel_name=self.channel_name)
         if access is None:
             self.access = None
             return None
         if access.seat != before and access.seat is not None:
-            presence.seat_connection_open(
+            services.seat_connection_open(
                 table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
             )
         self.access = access

@@ -89,11 +89,11 @@ async def _run(state: _LoopSockets) -> None:
 
 async def beat(sockets: list[Any], state: _LoopSockets | None = None) -> None:
     """One heartbeat for ``sockets`` (all of this loop's by default)."""
-    from cardgames import presence
+    from cardgames import services
 
     if not sockets:
         return
-    marks = await database_sync_to_async(presence.seat_connections_heartbeat)(
+    marks = await database_sync_to_async(services.seat_connections_heartbeat)(
         channel_names=[s.channel_name for s in sockets if s.present_on_seat()],
         table_ids=sorted({s.table_id for s in sockets}),
     )

@@ -8,7 +8,7 @@ A rendered view is a :class:`Screen`: the whole live area (sent on connect and
 on resync) cut into *units*, the elements marked ``id="…" data-unit`` in the
 templates (a player's line, the board, the hand, the log…). After a move a
 socket is sent only the units that differ from what it shows (``Screen.update``),
-each as an htmx out-of-band swap, so a Chasse move costs each tablet a few KB
+each as an htmx out-of-band swap, so a move costs each tablet a few KB
 instead of the whole page; anything outside the units that changed (the
 skeleton) sends the whole area again, so a game without units still works.
 """
@@ -84,12 +84,6 @@ def snapshot(table_id: int) -> Snapshot | None:
         engine=engine,
         state=state,
     )
-
-
-def _at(values: Any, index: int) -> Any:
-    if isinstance(values, list) and 0 <= index < len(values):
-        return values[index]
-    return None
 
 
 @cache
@@ -182,18 +176,19 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
                 "is_bot": s.is_bot,
                 "is_me": s.index == seat,
                 "is_current": s.index == view.get("current_seat"),
-                "tokens": _at(view.get("tokens"), s.index),
-                "token_range": range(int(_at(view.get("tokens"), s.index) or 0)),
-                "hand_count": _at(view.get("hand_counts"), s.index),
             }
             for s in snap.seats
         ],
     )
-    context.update(
-        adapter.seat_context(
-            view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
-        )
+    game_context = adapter.seat_context(
+        view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
     )
+    # What the game adds to each player (its scores, cards in hand...), by seat.
+    extras = game_context.pop("player_extras", None) or []
+    for player in context["players"]:
+        if player["index"] < len(extras):
+            player.update(extras[player["index"]])
+    context.update(game_context)
     context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
     return context
 

@@ -7,7 +7,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from cardgames.models import GameState, Move, Seat
+from cardgames.models import GameState, Move
 from tests.cardgames.factories import (  # noqa: F401
     fresh_channel_layer,
     seat_resolver,

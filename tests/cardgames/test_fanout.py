@@ -131,3 +131,38 @@ async def test_a_lost_broadcast_is_logged_and_every_seat_still_reaches_the_new_v
     finally:
         for tablet in tablets:
             await tablet.close()
+
+
+async def test_a_broadcast_that_fails_once_is_sent_again_at_once(
+    settings: Any, monkeypatch: Any
+) -> None:
+    settings.CARDGAMES_HEARTBEAT_SECONDS = 3600  # no heartbeat to the rescue here
+    table = await database_sync_to_async(started_table)(pupils=3, bots=0, options=SHOWN, seed=4)
+    tablets = [
+        Tablet(table.pk, await database_sync_to_async(session_cookie)(f"pupil:{n}"))
+        for n in (1, 2, 3)
+    ]
+    for tablet in tablets:
+        assert await tablet.connect()
+    layer = get_channel_layer()
+    real_group_send = layer.group_send
+    failures: list[str] = []
+
+    async def flaky_group_send(group: str, message: dict[str, Any]) -> None:
+        if message.get("type") == "table.changed" and not failures:
+            failures.append(group)
+            raise ConnectionError("connection reset by peer")
+        await real_group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", flaky_group_send)
+    try:
+        engine, state, version, _ = await table_state(table.pk)
+        current = engine.view(state, None)["current_seat"]
+        await tablets[current].send(_pupil_move(engine, state, current, version))
+        for tablet in tablets:
+            await tablet.wait_version(version + 1, timeout=3)
+            assert tablet.version == version + 1
+        assert failures
+    finally:
+        for tablet in tablets:
+            await tablet.close()

@@ -14,7 +14,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from cardgames import presence, rendering
+from cardgames import rendering, services
+from cardgames.models import SeatConnection
 from tests.cardgames.factories import (  # noqa: F401
     fresh_channel_layer,
     seat_resolver,
@@ -67,7 +68,7 @@ async def test_a_socket_whose_worker_died_stops_counting_after_its_time_to_live(
     start = timezone.now()
     tom_channel = await database_sync_to_async(
         lambda: list(
-            presence.SeatConnection.objects.filter(seat__index=1).values_list(
+            SeatConnection.objects.filter(seat__index=1).values_list(
                 "channel_name", flat=True
             )
         )
@@ -75,7 +76,7 @@ async def test_a_socket_whose_worker_died_stops_counting_after_its_time_to_live(
 
     async def beat_at(seconds: float) -> None:
         monkeypatch.setattr(timezone, "now", lambda: start + timedelta(seconds=seconds))
-        await database_sync_to_async(presence.seat_connections_heartbeat)(
+        await database_sync_to_async(services.seat_connections_heartbeat)(
             channel_names=tom_channel, table_ids=[table.pk]
         )
 

@@ -14,8 +14,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from cardgames import engines
-from cardgames.rendering import apply_update
 from cardgames.models import GameState, Table
+from cardgames.rendering import apply_update
 from tests.cardgames.factories import communicator
 
 # The state line of a screen: in every whole screen, and in every update that

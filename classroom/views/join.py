@@ -1,0 +1,258 @@
+"""The pupil's way in, on a shared tablet: code → name → two pictures → lobby.
+
+Each step is a server-rendered page whose buttons post to the server (htmx
+swaps just the pad; without JavaScript the whole page reloads), so a
+six-year-old only ever taps big buttons. Reloading or waking a sleeping tablet
+lands on the right step: the state lives in the Django session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from cardgames.parsing import whole_number
+from classroom import access, ratelimit, selectors, services
+from classroom.models import (
+    ClassSession,
+    Pupil,
+    SchoolClass,
+)
+from classroom.pictures import CODE_LENGTH, all_pictures, avatar_url, picture
+from classroom.views.common import (
+    hx_redirect,
+    name_buttons,
+    table_url,
+)
+
+LOGIN_KEYS = ("player_key", "pupil_id", "class_session_id")
+TYPED_KEY = "join_typed"
+
+
+def _client_ip(request: HttpRequest) -> str:
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _device(request: HttpRequest) -> str:
+    if request.session.session_key is None:
+        request.session.save()
+    return request.session.session_key or ""
+
+
+def _render_pad(request: HttpRequest, template: str, context: dict[str, object]) -> HttpResponse:
+    """The pad alone for htmx, the full page otherwise."""
+    if getattr(request, "htmx", False):
+        return render(request, template, context)
+    return render(request, "classroom/join/code.html", context)
+
+
+def join(request: HttpRequest) -> HttpResponse:
+    """The numeric keypad. Each tap posts one ``key``; the digits typed so far
+    live in the session (so fast taps, queued one after the other by
+    ``hx-sync``, never lose a digit) and the 6th digit checks the code at once:
+    no OK button to find. ``?code=`` (the projector's QR) or a posted ``code``
+    checks a whole code in one go."""
+    if access.logged_pupil(request.session) is not None:
+        return redirect("classroom:lobby")
+    whole = request.POST.get("code", request.GET.get("code", ""))
+    if whole:
+        code = "".join(ch for ch in whole if ch.isdigit())[:6]
+    else:
+        code = str(request.session.get(TYPED_KEY, ""))
+    key = request.POST.get("key", "")
+    if key == "back":
+        code = code[:-1]
+    elif key == "clear":
+        code = ""
+    elif key.isdigit() and len(key) == 1 and len(code) < 6:
+        code += key
+    context: dict[str, object] = {"error": ""}
+    if len(code) == 6 and (request.method == "POST" or whole):
+        device, ip = _device(request), _client_ip(request)
+        code, context["error"], found = _check_join_code(request, code, device=device, ip=ip)
+        if found:
+            return hx_redirect(request, reverse("classroom:join_names"))
+    request.session[TYPED_KEY] = code
+    context.update(code=code, digits=list(code.ljust(6)))
+    return _render_pad(request, "classroom/join/_keypad_screen.html", context)
+
+
+def _check_join_code(
+    request: HttpRequest, code: str, *, device: str, ip: str
+) -> tuple[str, str, bool]:
+    """(digits left on the screen, message, whether the code opened a session)."""
+    if ratelimit.join_code_blocked(device=device, ip=ip):
+        return (
+            "",
+            _("Trop d'essais. Attends un peu, puis réessaie avec ton maître ou ta maîtresse."),
+            False,
+        )
+    class_session = ClassSession.objects.filter(join_code=code, ended_at__isnull=True).first()
+    if class_session is None:
+        ratelimit.join_code_failed(device=device, ip=ip)
+        return "", _("Ce code ne marche pas. Regarde bien le tableau et réessaie !"), False
+    request.session[access.JOIN_SESSION_KEY] = class_session.pk
+    request.session.pop(TYPED_KEY, None)
+    return code, "", True
+
+
+def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
+    """The QR printed on the cards: leads to whichever session of the class is open."""
+    school_class = SchoolClass.objects.filter(link_token=link_token).first()
+    class_session = (
+        selectors.open_session_of_class(school_class=school_class) if school_class else None
+    )
+    if class_session is not None and class_session.practice:
+        # A pupil's solo practice is nobody else's way in: look for a lesson.
+        class_session = (
+            school_class.sessions.filter(ended_at__isnull=True, practice=False)
+            .order_by("-started_at", "-id")
+            .first()
+            if school_class
+            else None
+        )
+    if class_session is None:
+        if school_class is not None and school_class.practice_allowed:
+            # No lesson running: the class link offers solo practice.
+            return render(
+                request,
+                "classroom/practice/no_session.html",
+                {"link_token": link_token},
+                status=404,
+            )
+        return render(request, "classroom/join/no_session.html", status=404)
+    login = access.logged_pupil(request.session)
+    if login is not None and login.class_session.pk == class_session.pk:
+        return redirect("classroom:lobby")
+    request.session[access.JOIN_SESSION_KEY] = class_session.pk
+    return redirect("classroom:join_names")
+
+
+def join_names(request: HttpRequest) -> HttpResponse:
+    if access.logged_pupil(request.session) is not None:
+        return redirect("classroom:lobby")
+    class_session = access.joining_session(request.session)
+    if class_session is None:
+        return redirect("classroom:join")
+    pupils = name_buttons(class_session.school_class.pupils.all())
+    return render(
+        request, "classroom/join/names.html", {"class_session": class_session, "pupils": pupils}
+    )
+
+
+def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], bool]:
+    """The two-picture pad shared by the lesson's join and solo practice: read
+    the taps, check a complete code (a card locks after too many wrong tries,
+    never the IP), and say whether the pupil got in. Returns the pad's context."""
+    taps = (whole_number(p, max_digits=1) for p in request.POST.getlist("pick"))
+    picks = [p for p in taps if p is not None][:CODE_LENGTH]
+    pad: dict[str, Any] = {
+        "pupil": pupil,
+        "avatar_url": avatar_url(pupil.avatar),
+        "pictures": all_pictures(),
+        "picks": [picture(i) for i in picks],
+        "slots": range(CODE_LENGTH),
+        "error": "",
+        "locked_seconds": 0,
+    }
+    if services.pupil_is_locked(pupil):
+        result = services.pupil_check_code(pupil=pupil, code=[])
+        pad.update(picks=[], locked_seconds=result.seconds_left)
+    elif request.method == "POST" and len(picks) == CODE_LENGTH:
+        result = services.pupil_check_code(pupil=pupil, code=picks)
+        if result.ok:
+            return pad, True
+        pad["picks"] = []
+        if result.locked:
+            pad["locked_seconds"] = result.seconds_left
+        else:
+            pad["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
+    return pad, False
+
+
+def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    """Two taps on pictures. The first is carried in a hidden field; the second
+    submits the code. The session key is cycled on success (a tablet that was
+    someone else a minute ago keeps nothing of them)."""
+    class_session, pupil = access.access_join_pupil(request.session, pupil_id)
+    if access.logged_pupil(request.session) is not None:
+        return redirect("classroom:lobby")
+    pad, ok = picture_pad(request, pupil)
+    if ok:
+        return _log_in(request, class_session, pupil)
+    context: dict[str, object] = {"class_session": class_session, **pad}
+    template = (
+        "classroom/join/_pictures.html"
+        if getattr(request, "htmx", False)
+        else "classroom/join/pictures.html"
+    )
+    return render(request, template, context)
+
+
+def _log_in(request: HttpRequest, class_session: ClassSession, pupil: Pupil) -> HttpResponse:
+    request.session.cycle_key()
+    request.session.pop(access.JOIN_SESSION_KEY, None)
+    request.session["player_key"] = pupil.player_key
+    request.session["pupil_id"] = pupil.pk
+    request.session["class_session_id"] = class_session.pk
+    request.session.save()
+    services.tablet_login(
+        class_session=class_session,
+        pupil=pupil,
+        session=request.session,
+        device_label=str(request.META.get("HTTP_USER_AGENT", ""))[:80],
+    )
+    return hx_redirect(request, reverse("classroom:lobby"))
+
+
+@require_POST
+def join_back(request: HttpRequest) -> HttpResponse:
+    """ "Ce n'est pas moi": back to the names (or to the keypad)."""
+    return redirect(
+        "classroom:join_names" if access.joining_session(request.session) else "classroom:join"
+    )
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    login = access.logged_pupil(request.session)
+    if login is None:
+        for key in LOGIN_KEYS:
+            request.session.pop(key, None)
+        return redirect("classroom:join")
+    table = selectors.pupil_table(class_session=login.class_session, pupil=login.pupil)
+    if table is not None:
+        return redirect(table_url(table.pk))
+    return render(
+        request,
+        "classroom/join/lobby.html",
+        {
+            "pupil": login.pupil,
+            "avatar_url": avatar_url(login.pupil.avatar),
+            "class_session": login.class_session,
+            "group_number": selectors.pupil_group_number(
+                class_session=login.class_session, pupil=login.pupil
+            ),
+        },
+    )
+
+
+def lobby_where(request: HttpRequest) -> HttpResponse:
+    """Where this tablet belongs now, as an ``HX-Redirect`` (the lobby socket
+    asks for it when tables start or the session ends)."""
+    login = access.logged_pupil(request.session)
+    if login is None:
+        target = reverse("classroom:join")
+    else:
+        table = selectors.pupil_table(class_session=login.class_session, pupil=login.pupil)
+        target = table_url(table.pk) if table else reverse("classroom:lobby")
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = target
+    return response

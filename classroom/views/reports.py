@@ -1,0 +1,313 @@
+"""Teacher reports: the class report, the pupil report and their CSV exports.
+
+Thin views: ``classroom.access`` authorises (one 404 for missing and
+forbidden), ``classroom.selectors`` reads with a fixed number of queries,
+``classroom.charts`` draws. Sorting is done by plain links (``?sort=…``), so
+the table works with no JavaScript and survives a reload.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    StreamingHttpResponse,
+)
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.dateparse import parse_date
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from cardgames.parsing import whole_number
+from classroom import access, charts, selectors
+from classroom.charts import ClassRow
+from classroom.forms import ReportFilterForm
+from classroom.insights import CarryGrid
+from classroom.models import (
+    LearningRecord,
+)
+
+# The columns of the class report: (sort key, label, what the header says to a screen reader).
+COLUMNS: tuple[tuple[str, Any], ...] = (
+    ("name", gettext_lazy("Élève")),
+    ("announcements", gettext_lazy("Annonces")),
+    ("accuracy", gettext_lazy("Réussite")),
+    ("non_crossing", gettext_lazy("Sans retenue")),
+    ("crossing", gettext_lazy("Avec retenue")),
+    ("mult10", gettext_lazy("Dizaines évitables")),
+    ("mult10_rate", gettext_lazy("Dizaines / 100 coups")),
+    ("median", gettext_lazy("Temps médian")),
+    ("timeouts", gettext_lazy("Temps écoulés")),
+    ("trend", gettext_lazy("Tendance")),
+    ("watch", gettext_lazy("À surveiller")),
+)
+
+
+def _period(request: HttpRequest) -> tuple[date | None, date | None, int | None]:
+    """The period from the query string; anything unreadable is ignored, so a
+    hand-edited URL shows the whole history rather than an error."""
+    start, end = _date(request.GET.get("from")), _date(request.GET.get("to"))
+    session_id = whole_number(request.GET.get("session", "")) or None
+    if start and end and start > end:
+        start, end = end, start
+    return start, end, session_id
+
+
+def _date(value: str | None) -> date | None:
+    try:
+        return parse_date(value or "")
+    except ValueError:  # well formed but impossible, e.g. 2025-02-31
+        return None
+
+
+def _class_report(request: HttpRequest, class_id: int) -> selectors.ClassReport:
+    school_class = access.access_class(request.user, class_id)
+    start, end, session_id = _period(request)
+    sort = request.GET.get("sort", "name")
+    return selectors.class_report(
+        school_class=school_class,
+        date_from=start,
+        date_to=end,
+        session_id=session_id,
+        sort=sort,
+        descending=request.GET.get("dir") == "desc",
+    )
+
+
+def _query(report: selectors.ClassReport, **extra: Any) -> str:
+    params: dict[str, Any] = {}
+    if report.session is not None:
+        params["session"] = report.session.pk
+    else:
+        if report.date_from:
+            params["from"] = report.date_from.isoformat()
+        if report.date_to:
+            params["to"] = report.date_to.isoformat()
+    params.update({k: v for k, v in extra.items() if v is not None})
+    return urlencode(params)
+
+
+def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
+    report = _class_report(request, class_id)
+    headers = []
+    for key, label in COLUMNS:
+        active = report.sort == key
+        # A first click sorts "worst first" where that is what a teacher looks
+        # for (lowest accuracy, slowest, most tens), names A → Z.
+        first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
+        desc = (not report.descending) if active else first_desc
+        headers.append(
+            {
+                "key": key,
+                "label": label,
+                "active": active,
+                "aria_sort": ("descending" if report.descending else "ascending")
+                if active
+                else "none",
+                "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
+            }
+        )
+    chart = charts.class_accuracy_chart(
+        rows=[
+            ClassRow(name=r.pupil.display_name, summary=r.summary)
+            for r in report.rows
+            if r.summary.announcements
+        ]
+    )
+    form = ReportFilterForm(
+        initial={
+            "date_from": report.date_from,
+            "date_to": report.date_to,
+            "session": report.session.pk if report.session else None,
+        },
+        sessions=report.sessions,
+    )
+    watched = [r for r in report.rows if r.flags]
+    return render(
+        request,
+        "classroom/reports/class_report.html",
+        {
+            "report": report,
+            "school_class": report.school_class,
+            "headers": headers,
+            "chart": chart,
+            "form": form,
+            "watched": watched,
+            "query": _query(report, sort=report.sort, dir="desc" if report.descending else None),
+        },
+    )
+
+
+def _csv_response(filename: str, rows: Iterator[list[Any]]) -> StreamingHttpResponse:
+    """UTF-8 with a BOM and ``;`` separators: what French Excel and LibreOffice
+    open correctly with a double click (accents, and the decimal comma)."""
+
+    class _Echo:
+        def write(self, value: str) -> str:
+            return value
+
+    writer = csv.writer(_Echo(), delimiter=";")
+
+    def stream() -> Iterator[str]:
+        yield "\ufeff"
+        for row in rows:
+            yield writer.writerow(row)
+
+    response = StreamingHttpResponse(stream(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _num(value: float | int | None, digits: int = 1) -> str:
+    """A French spreadsheet number: decimal comma, empty when unknown."""
+    if value is None:
+        return ""
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.{digits}f}".replace(".", ",")
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower() or "classe"
+
+
+def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpResponse:
+    report = _class_report(request, class_id)
+
+    def rows() -> Iterator[list[Any]]:
+        yield [
+            _("Élève"),
+            _("Annonces"),
+            _("Réussite (%)"),
+            _("Réussite sans retenue (%)"),
+            _("Réussite avec retenue (%)"),
+            _("Dizaines évitables"),
+            _("Dizaines évitables pour 100 coups"),
+            _("Temps médian des bonnes réponses (s)"),
+            _("Temps écoulés"),
+            _("Évolution de la réussite (points)"),
+            _("À surveiller"),
+        ]
+        for r in report.rows:
+            s = r.summary
+            yield [
+                r.pupil.display_name,
+                s.announcements,
+                _num(s.accuracy),
+                _num(s.accuracy_non_crossing),
+                _num(s.accuracy_crossing),
+                s.avoidable_mult10,
+                _num(s.mult10_rate, 2),
+                _num(None if s.median_compute_ms is None else s.median_compute_ms / 1000),
+                s.timeouts,
+                _num(r.trend.accuracy_delta),
+                " ".join(f.message for f in r.flags),
+            ]
+
+    return _csv_response(f"rapport-{_slug(report.school_class.name)}.csv", rows())
+
+
+# The progress charts show the last sessions: a point per session stays readable
+# (and pygal stays fast); the data table of each chart says the same.
+CHART_SESSIONS = 30
+RECORD_COLUMNS = (
+    ("created_at", gettext_lazy("Date")),
+    ("pupil__display_name", gettext_lazy("Élève")),
+    ("class_session_id", gettext_lazy("Séance")),
+    ("table_id", gettext_lazy("Table")),
+    ("round", gettext_lazy("Manche")),
+    ("total_before", gettext_lazy("Total avant")),
+    ("card_kind", gettext_lazy("Carte")),
+    ("card_a", "a"),
+    ("card_b", "b"),
+    ("card_value", gettext_lazy("Valeur")),
+    ("total_after", gettext_lazy("Total après")),
+    ("announced", gettext_lazy("Annoncé")),
+    ("correct", gettext_lazy("Juste")),
+    ("think_ms", gettext_lazy("Réflexion (ms)")),
+    ("compute_ms", gettext_lazy("Calcul (ms)")),
+    ("multiple_of_ten", gettext_lazy("Dizaine")),
+    ("avoidable", gettext_lazy("Évitable")),
+    ("crossed_ten", gettext_lazy("Retenue")),
+    ("error_kind", gettext_lazy("Erreur")),
+    ("timed_out", gettext_lazy("Temps écoulé")),
+    ("practice", gettext_lazy("Entraînement")),
+)
+
+
+def records_csv(request: HttpRequest, class_id: int) -> StreamingHttpResponse:
+    """Every learning record of the class (in the chosen period), streamed in
+    chunks so 300,000 rows never sit in memory."""
+    school_class = access.access_class(request.user, class_id)
+    start, end, session_id = _period(request)
+    records = LearningRecord.objects.filter(pupil__school_class=school_class)
+    if session_id is not None:
+        records = records.filter(class_session_id=session_id)
+    else:
+        if start:
+            records = records.filter(created_at__date__gte=start)
+        if end:
+            records = records.filter(created_at__date__lte=end)
+    tz = timezone.get_current_timezone()
+    yes, no = _("oui"), _("non")
+    kinds = dict(LearningRecord.CardKind.choices)
+    errors = dict(LearningRecord.ErrorKind.choices)
+
+    def cell(field: str, value: Any) -> Any:
+        if value is None:
+            return ""
+        if field == "created_at":
+            return value.astimezone(tz).strftime("%d/%m/%Y %H:%M:%S")
+        if isinstance(value, bool):
+            return yes if value else no
+        if field == "card_kind":
+            return str(kinds.get(value, value))
+        if field == "error_kind":
+            return str(errors.get(value, value)) if value else ""
+        return value
+
+    fields = [f for f, _label in RECORD_COLUMNS]
+
+    def rows() -> Iterator[list[Any]]:
+        yield [str(label) for _f, label in RECORD_COLUMNS]
+        for values in (
+            records.order_by("created_at", "id").values_list(*fields).iterator(chunk_size=2000)
+        ):
+            yield [cell(f, v) for f, v in zip(fields, values, strict=True)]
+
+    return _csv_response(f"enregistrements-{_slug(school_class.name)}.csv", rows())
+
+
+def _grid_rows(grid: CarryGrid) -> list[dict[str, Any]]:
+    return [{"units": units, "cells": row} for units, row in enumerate(grid.rows)]
+
+
+def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    pupil = access.access_pupil(request.user, pupil_id)
+    report = selectors.pupil_report(pupil=pupil)
+    return render(
+        request,
+        "classroom/reports/pupil_report.html",
+        {
+            "report": report,
+            "pupil": pupil,
+            "school_class": pupil.school_class,
+            # pygal takes ~0.1 s for the three charts: drawn once per records version.
+            "charts": selectors.pupil_cached(
+                pupil=pupil,
+                version=report.version,
+                name="pupil-charts",
+                build=lambda: charts.pupil_charts(series=report.figures.series[-CHART_SESSIONS:]),
+            ),
+            "carry_add": _grid_rows(report.figures.carry_add),
+            "carry_sub": _grid_rows(report.figures.carry_sub),
+            "now": timezone.now(),
+        },
+    )

@@ -1,0 +1,83 @@
+"""The drawings behind ``cardgames.ui.art``: every path a screen can ask for exists and is a safe, accessible SVG."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from cardgames.engines.picktura_catalogue import ARTWORKS
+from cardgames.engines.pinocchio import COLOURS, GARMENTS
+from cardgames.engines.purrfect import CAT_NAMES
+from cardgames.ui import art
+
+STATIC = Path(__file__).resolve().parents[3] / "static"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _all_paths() -> list[str]:
+    paths = [art.purrfect_cat_src(cat) for cat in range(len(CAT_NAMES))]
+    paths += [art.purrfect_back_src(), art.purrfect_paw_src()]
+    paths += [art.pinocchio_garment_src(g, c) for g in GARMENTS for c in COLOURS]
+    paths += [art.pinocchio_garment_src(g) for g in GARMENTS]
+    paths += [art.pinocchio_nose_src(False), art.pinocchio_nose_src(True), art.pinocchio_nose_src(None)]
+    paths += [art.pinocchio_back_src()]
+    paths += [art.picktura_work_src(work["number"]) for work in ARTWORKS]
+    paths += [art.picktura_blank_src(), art.picktura_back_src()]
+    return paths
+
+
+@pytest.mark.parametrize("path", sorted(set(_all_paths())))
+def test_every_drawing_is_a_safe_accessible_svg(path: str) -> None:
+    file, _, fragment = path.partition("#")
+    text = (STATIC / file).read_text(encoding="utf-8")
+    root = ET.fromstring(text)  # well-formed XML, or this raises
+    assert root.tag == f"{SVG}svg" and root.get("role") == "img"
+    title = root.find(f"{SVG}title")
+    assert title is not None and (title.text or "").strip()
+    assert root.get("aria-labelledby") == title.get("id")
+    # Self-contained: no script, no external file, font or link.
+    assert "<script" not in text and "@import" not in text and "@font-face" not in text
+    assert not re.search(r'(href|src)="(?!#)', text), "only internal references"
+    assert "url(http" not in text and "javascript:" not in text
+    assert len(text) < 12_000, "keep the drawings small"
+    if fragment:
+        assert root.find(f".//*[@id='{fragment}']") is not None
+
+
+def test_engine_identifiers_match_the_drawings() -> None:
+    assert art.PINOCCHIO_GARMENTS == GARMENTS and art.PINOCCHIO_COLOURS == COLOURS
+    assert len(CAT_NAMES) == art.PURRFECT_CATS
+    assert [w["number"] for w in ARTWORKS] == list(range(1, art.PICKTURA_WORKS + 1))
+
+
+def test_ids_are_unique_across_drawings_that_a_page_may_inline_together() -> None:
+    seen: dict[str, str] = {}
+    for file in sorted({p.partition("#")[0] for p in _all_paths()}):
+        for ident in re.findall(r'\bid="([^"]+)"', (STATIC / file).read_text(encoding="utf-8")):
+            if ident in {"rouge", "bleu", "jaune"}:  # the colour fragments, by design in each garment
+                continue
+            assert ident not in seen, f"{ident} in {file} and {seen[ident]}"
+            seen[ident] = file
+
+
+def test_quarters_tile_the_square() -> None:
+    boxes = [tuple(map(int, art.picktura_quarter_viewbox(q).split())) for q in art.PICKTURA_QUARTERS]
+    assert boxes == [(0, 0, 100, 100), (100, 0, 100, 100), (0, 100, 100, 100), (100, 100, 100, 100)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: art.purrfect_cat_src(7),
+        lambda: art.pinocchio_garment_src("chapeau"),
+        lambda: art.pinocchio_garment_src("bonnet", "vert"),
+        lambda: art.picktura_work_src(0),
+        lambda: art.picktura_quarter_viewbox(4),
+    ],
+)
+def test_unknown_ids_are_refused(call: object) -> None:
+    with pytest.raises(ValueError):
+        call()  # type: ignore[operator]
