@@ -411,6 +411,20 @@ def worker_pids(master: int) -> list[int]:
     return workers
 
 
+def server_cpu_seconds(master: int) -> float:
+    """CPU time used so far by the server (supervisor and live workers): divided
+    by the moves played, a figure the machine's other load hardly changes."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in [master, *worker_pids(master)]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -480,6 +494,7 @@ async def run_clients(
     if idle:
         await asyncio.sleep(idle)  # children pausing: no socket may drop meanwhile
     start_versions = {tid: max(t.version for t in g) for tid, g in groups.items()}
+    cpu_start = server_cpu_seconds(master)
     play_start = time.perf_counter()
     for t in everyone:
         t.bytes_from = play_start
@@ -502,6 +517,7 @@ async def run_clients(
         tasks.append(killer())
     await asyncio.gather(*tasks)
     play_seconds = time.perf_counter() - play_start
+    cpu_used = server_cpu_seconds(master) - cpu_start
     # Settle: bots finish their turn, reconnected sockets catch up.
     from asgiref.sync import sync_to_async
 
@@ -550,6 +566,8 @@ async def run_clients(
         "move_n": len(stats.samples),
         "mover": percentiles(stats.mover),
         "moves_per_s": moves / play_seconds if play_seconds else 0.0,
+        # Killing a worker loses its CPU count: the kill run's figure is a floor.
+        "cpu_ms_per_move": cpu_used * 1000 / moves if moves else 0.0,
         "bytes_per_socket_move": (sum(t.bytes_in for t in everyone) / seen) if seen else 0.0,
         "refused": sum(1 for t in everyone if t.refused),
         "dropped": dropped + floor_broken,
@@ -645,7 +663,8 @@ def report(r: dict[str, Any]) -> bool:
     print(f"  table move   n={r['move_n']:5d}  p50 {m50:7.1f} ms  p95 {m95:7.1f} ms  p99 {m99:7.1f} ms")
     print(f"  mover's own  n={r['move_n']:5d}  p50 {o50:7.1f} ms  p95 {o95:7.1f} ms  p99 {o99:7.1f} ms")
     print(
-        f"  {r['moves_per_s']:.1f} moves/s, {r['bytes_per_socket_move']:.0f} bytes per socket per move,"
+        f"  {r['moves_per_s']:.1f} moves/s, server CPU {r['cpu_ms_per_move']:.1f} ms per move,"
+        f" {r['bytes_per_socket_move']:.0f} bytes per socket per move,"
         f" all connected in {r['connected_in']:.1f} s"
     )
     print(

@@ -203,8 +203,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Bring this socket's screen to ``snap``: only what changed is sent.
         Rendering runs on the loop, off the database thread; a screen older
         than the one already shown is dropped (a resync may race a broadcast)."""
-        if snap is None:
-            await self._push(rendering.render_notice(services.refusal_message(code="finished")))
+        if snap is None:  # the table was deleted
+            await self._notice(services.refusal_message(code="finished"))
             return
         if notice:
             screen = rendering.render_screen(snap, self._seat(), notice=notice, steer=self._steers())
