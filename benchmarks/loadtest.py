@@ -52,8 +52,11 @@ sys.path.insert(0, str(ROOT))
 
 # Every whole screen and every update that changes the table carries the state
 # line; updates carry only the parts of the screen that changed.
-STATE = re.compile(r'id="table-state"[^>]*data-version="(\d+)"[^>]*data-current-seat="(\d*)"')
-OVER = re.compile(r'id="table-state"[^>]*data-over="1"')
+# (#table-main carries the same attributes in whole screens: older servers.)
+STATE = re.compile(
+    r'id="table-(?:state|main)"[^>]*data-version="(\d+)"[^>]*data-current-seat="(\d*)"'
+)
+OVER = re.compile(r'id="table-(?:state|main)"[^>]*data-over="1"')
 LEGAL = re.compile(r'data-card="(\d+)" data-legal="1"')
 HAND_CARD = re.compile(r'data-card="(\d+)"')
 DISCARD = re.compile(r'class="cg-hand" data-discard="1"')
