@@ -8,7 +8,8 @@ gets a French notice and the socket stays open; the handlers never sleep.
 The cost of a move is kept small and off the database thread (Channels runs
 every ``database_sync_to_async`` call of a worker on one thread):
 
-- that thread only reads and writes: one read of the table per change per
+- that thread only runs moves, bots and connects; the read of a table after a
+  change runs on two reader threads (``read_snapshot``), once per change per
   worker (``shared_snapshot``), shared by all its sockets of that table;
 - rendering runs on the event loop, once per change per seat and worker
   (``shared_screen``): the projector and the teacher's screens share the
@@ -22,6 +23,7 @@ every ``database_sync_to_async`` call of a worker on one thread):
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 from collections import OrderedDict
@@ -31,6 +33,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections, connection
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -55,6 +58,32 @@ def _parse_int(value: Any) -> int:
     return number
 
 
+# Reads of a table for a broadcast or a resync run on their own two threads, not
+# on the database thread where every move, bot and connect of the worker waits
+# in one queue: a screen update then never queues behind other tables' writes.
+_READERS = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="table-read")
+
+
+def _read_snapshot(table_id: int) -> rendering.Snapshot | None:
+    close_old_connections()  # as database_sync_to_async does around each call
+    try:
+        return rendering.snapshot(table_id)
+    finally:
+        close_old_connections()
+
+
+def _readers_allowed() -> bool:
+    """Not on SQLite's in-memory test database: its shared cache locks whole
+    tables between connections (a file in WAL mode lets readers run alongside)."""
+    return not (connection.vendor == "sqlite" and connection.is_in_memory_db())
+
+
+async def read_snapshot(table_id: int) -> rendering.Snapshot | None:
+    if not _readers_allowed():
+        return await database_sync_to_async(rendering.snapshot)(table_id)
+    return await asyncio.get_running_loop().run_in_executor(_READERS, _read_snapshot, table_id)
+
+
 # One read of a table per broadcast per process. Every socket of a table gets
 # the same ``table.changed`` message (same stamp): the first to handle it loads
 # the table, the others reuse that read-only snapshot and only render their own
@@ -67,11 +96,11 @@ _SHARED_SNAPSHOTS_MAX = 256
 
 async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | None:
     if not isinstance(stamp, str) or not stamp:
-        return await database_sync_to_async(rendering.snapshot)(table_id)
+        return await read_snapshot(table_id)
     key = (table_id, stamp)
     future = _SHARED_SNAPSHOTS.get(key)
     if future is None or future.get_loop() is not asyncio.get_running_loop():
-        future = asyncio.ensure_future(database_sync_to_async(rendering.snapshot)(table_id))
+        future = asyncio.ensure_future(read_snapshot(table_id))
         _SHARED_SNAPSHOTS[key] = future
         while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
             _SHARED_SNAPSHOTS.popitem(last=False)
@@ -227,7 +256,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def resync(self) -> None:
         """The heartbeat found this screen behind the table: show it again."""
         if self.joined:
-            await self._show(await database_sync_to_async(rendering.snapshot)(self.table_id))
+            await self._show(await read_snapshot(self.table_id))
 
     # ------------------------------------------------------------ input
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
