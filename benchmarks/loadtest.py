@@ -140,14 +140,12 @@ class Tablet:
             self.changed.set()
 
     def _received(self, message: str | bytes) -> None:
-        from cardgames.rendering import apply_update
-
         now = time.perf_counter()
         text = message if isinstance(message, str) else message.decode()
         if self.bytes_from and now >= self.bytes_from:
             self.bytes_in += len(text.encode())
         # The screen as htmx shows it: whole screens replace it, updates patch it.
-        self.last_main = apply_update(self.last_main, text)
+        self.last_main = _apply_update(self.last_main, text)
         match = STATE.search(text)
         if match:
             version = int(match.group(1))
@@ -165,6 +163,14 @@ class Tablet:
         self.stopping = True
         if self.ws is not None:
             await self.ws.close()
+
+
+def _apply_update(screen: str, message: str) -> str:
+    try:
+        from cardgames.rendering import apply_update
+    except ImportError:  # an older server: every message is a whole screen
+        return message
+    return apply_update(screen, message)
 
 
 async def wait_any(tablets: list[Tablet], timeout: float) -> None:
