@@ -11,9 +11,9 @@ every ``database_sync_to_async`` call of a worker on one thread):
 - that thread only runs moves, bots and connects; the read of a table after a
   change runs on two reader threads (``read_snapshot``), once per change per
   worker (``shared_snapshot``), shared by all its sockets of that table;
-- rendering runs on the event loop, once per change per seat and worker
-  (``shared_screen``): the projector and the teacher's screens share the
-  public one;
+- rendering runs on a render thread of its own, once per change per seat and
+  worker (``render_screen``): the projector and the teacher's screens share
+  the public one;
 - each socket is sent only the parts of its screen that changed
   (``rendering.Screen.update``): a few KB per move rather than the whole page;
 - the pupil who moved gets their new screen in the reply to the move, before
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import json
 import logging
 from collections import OrderedDict
@@ -107,21 +108,25 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     return await asyncio.shield(future)
 
 
-# Rendering happens on the event loop, never on the database thread: a table's
-# screens must not wait behind another table's transaction. (A thread pool was
-# tried: under load its threads and the database thread fight for the GIL and
-# every socket waits longer; a render is ~2 ms of pure Python.)
+# Rendering runs on one thread of its own: not on the database thread (a table's
+# screens must not wait behind another table's transaction) and not on the event
+# loop, which must stay free to read and write every socket. Measured on 2 cores
+# with 160 sockets: renders on the loop made the move p50 ~2 s (the loop starved
+# for the GIL), a pool of several threads was no better; one render thread with
+# a short GIL switch interval (config/asgi.py) gave p50 ~80 ms.
 # One render per change, seat and viewer kind per process (same stamp as the
-# snapshot): two sockets of one seat, or every public screen, share it.
+# snapshot): two sockets of one seat, or every public screen, share it. The
+# cache is only touched from the render thread.
+_RENDERER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 _SHARED_SCREENS: OrderedDict[tuple[Any, ...], rendering.Screen] = OrderedDict()
 _SHARED_SCREENS_MAX = 1024
 
 
-def shared_screen(
-    snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool
+def _shared_screen(
+    snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool, notice: str
 ) -> rendering.Screen:
-    if not isinstance(stamp, str) or not stamp:
-        return rendering.render_screen(snap, seat, steer=steer)
+    if notice or not isinstance(stamp, str) or not stamp:
+        return rendering.render_screen(snap, seat, notice=notice, steer=steer)
     key = (snap.table.pk, stamp, seat, steer, translation.get_language())
     screen = _SHARED_SCREENS.get(key)
     if screen is None:
@@ -129,6 +134,17 @@ def shared_screen(
         while len(_SHARED_SCREENS) > _SHARED_SCREENS_MAX:
             _SHARED_SCREENS.popitem(last=False)
     return screen
+
+
+async def render_screen(
+    snap: rendering.Snapshot, *, stamp: object, seat: int | None, steer: bool, notice: str = ""
+) -> rendering.Screen:
+    """The screen of ``seat`` for ``snap``, rendered on the render thread (with
+    this task's context: the active language)."""
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(
+        _RENDERER, context.run, _shared_screen, snap, stamp, seat, steer, notice
+    )
 
 
 @dataclass(frozen=True)
@@ -150,6 +166,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     rendered_version: int = -1
     rendered_status: str = ""
     game: str = ""
+    lagging: Any = None
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -230,15 +247,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         stamp: object = None,
     ) -> None:
         """Bring this socket's screen to ``snap``: only what changed is sent.
-        Rendering runs on the loop, off the database thread; a screen older
-        than the one already shown is dropped (a resync may race a broadcast)."""
+        Rendering runs on the render thread; a screen older than the one
+        already shown is dropped (a resync may race a broadcast)."""
         if snap is None:  # the table was deleted
             await self._notice(services.refusal_message(code="finished"))
             return
-        if notice:
-            screen = rendering.render_screen(snap, self._seat(), notice=notice, steer=self._steers())
-        else:
-            screen = shared_screen(snap, stamp, self._seat(), self._steers())
+        screen = await render_screen(
+            snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice
+        )
         async with self.screen_lock:
             if screen.version < self.rendered_version:
                 return

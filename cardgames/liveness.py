@@ -7,9 +7,11 @@ sockets at once:
   that is killed stops doing so and its rows expire, so a seat never stays
   "connected" on a socket that no longer exists;
 - reads where each of their tables is (version and status) and re-sends the
-  screen of any socket that shows an older one. A channel-layer message can be
-  lost (Redis restarting, a full channel): the tablet then catches up within a
-  heartbeat instead of waiting for the next move.
+  screen of any socket still short of where its table was one beat earlier. A
+  channel-layer message can be lost (Redis restarting, a full channel): the
+  tablet then catches up within two heartbeats instead of waiting for the next
+  move, while a socket merely a moment behind (its update on the way) is left
+  alone.
 
 One database call per worker per heartbeat, whatever the number of sockets.
 The set of sockets is per event loop (tests run several loops).
@@ -36,6 +38,8 @@ class Live(Protocol):
     channel_name: str
     rendered_version: int
     rendered_status: str
+    # Where the table was when this socket was last found behind (or None).
+    lagging: Any
 
     def present_on_seat(self) -> bool: ...
 
@@ -101,19 +105,28 @@ async def beat(sockets: list[Any], state: _LoopSockets | None = None) -> None:
         mark = marks.get(socket.table_id)
         if mark is None:
             continue
-        if mark.version > socket.rendered_version or mark.status != socket.rendered_status:
-            logger.info("table %s: a socket missed a change, resending", socket.table_id)
-            task = asyncio.create_task(socket.resync())
-            if state is not None:
-                state.resyncs.add(task)
-                task.add_done_callback(state.resyncs.discard)
-            else:
-                await task
+        if not _behind(socket, mark):
+            socket.lagging = None
+            continue
+        lag = socket.lagging
+        socket.lagging = mark
+        # Behind at one beat is normal under load (the broadcast is on its way);
+        # still short of that same mark one beat later, the message was lost.
+        if lag is None or not _behind(socket, lag):
+            continue
+        logger.info("table %s: a socket missed a change, resending", socket.table_id)
+        task = asyncio.create_task(socket.resync())
+        if state is not None:
+            state.resyncs.add(task)
+            task.add_done_callback(state.resyncs.discard)
+        else:
+            await task
 
 
-async def beat_now() -> None:
-    """Run this loop's heartbeat at once and wait for the resyncs (tests)."""
-    state = _loops.get(asyncio.get_running_loop())
-    if state is None:
-        return
-    await beat(list(state.sockets), None)
+def _behind(socket: Any, mark: Any) -> bool:
+    """The socket's screen is older than ``mark`` (a version, or the same version
+    with another status: a pause)."""
+    return bool(
+        socket.rendered_version < mark.version
+        or (socket.rendered_version == mark.version and socket.rendered_status != mark.status)
+    )
