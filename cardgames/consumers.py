@@ -108,6 +108,20 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     return await asyncio.shield(future)
 
 
+def share_snapshot(table_id: int, stamp: str, snap: rendering.Snapshot) -> None:
+    """The mover's socket read the table right after its move: the broadcast of
+    that move (same stamp) uses this read instead of making another."""
+    key = (table_id, stamp)
+    if key not in _SHARED_SNAPSHOTS:
+        future: asyncio.Future[rendering.Snapshot | None] = (
+            asyncio.get_running_loop().create_future()
+        )
+        future.set_result(snap)
+        _SHARED_SNAPSHOTS[key] = future
+        while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
+            _SHARED_SNAPSHOTS.popitem(last=False)
+
+
 # Rendering runs on one thread of its own: not on the database thread (a table's
 # screens must not wait behind another table's transaction) and not on the event
 # loop, which must stay free to read and write every socket. Measured on 2 cores
@@ -155,6 +169,8 @@ class _Fresh:
     snap: rendering.Snapshot | None
     notice: str = ""
     whole: bool = False
+    # The broadcast of the move this answers: its read and renders are shared.
+    stamp: str | None = None
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -288,7 +304,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(answer, _Fresh):
             if answer.whole:
                 self.shown = rendering.Shown()  # the tablet asked for everything
-            await self._show(answer.snap, notice=answer.notice)
+            if answer.stamp is not None and answer.snap is not None:
+                share_snapshot(self.table_id, answer.stamp, answer.snap)
+            await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp)
         elif answer:
             await self._notice(answer)
 
@@ -353,7 +371,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         except services.ActionRefused as refused:
             return self._refusal(refused)
-        return self._fresh()
+        stamp = services.broadcast_stamp_take(table_id=self.table_id)
+        return _Fresh(rendering.snapshot(self.table_id), stamp=stamp)
 
     def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:
         # When the screen was out of date, send the fresh one with the notice.

@@ -16,7 +16,7 @@ per-game wording lives in ``cardgames/ui/<game>.py``.
 from cardgames.services.bots import MAX_BOT_MOVES_PER_CALL, bot_turns, table_next_due
 from cardgames.services.errors import ActionRefused, refusal_message
 from cardgames.services.moves import ActionResult, action_submit, card_choice_clear, card_choose
-from cardgames.services.notify import scheduler_register, table_group
+from cardgames.services.notify import broadcast_stamp_take, scheduler_register, table_group
 from cardgames.services.presence import (
     TableMark,
     seat_connection_close,
@@ -44,6 +44,7 @@ __all__ = [
     "action_submit",
     "bot_seat",
     "bot_turns",
+    "broadcast_stamp_take",
     "card_choice_clear",
     "card_choose",
     "refusal_message",

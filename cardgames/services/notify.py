@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import logging
 import secrets
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -94,6 +95,8 @@ def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
     # The stamp names this broadcast: the sockets of the table in one process
     # share a single read of the table for it (see consumers.shared_snapshot).
     message = {**message, "table_id": table_id, "stamp": secrets.token_hex(8)}
+    if message.get("type") == "table.changed":
+        _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]
     loop = _server_loop()
     if loop is not None:
         future = asyncio.run_coroutine_threadsafe(_group_send(table_id, message), loop)
@@ -104,6 +107,18 @@ def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
         async_to_sync(_group_send)(table_id, message)
     except Exception:  # pragma: no cover - _group_send logs its own failures
         logger.exception("table %s: %s not sent", table_id, message.get("type"))
+
+
+# The stamp of the last ``table.changed`` each thread sent, per table: the socket
+# that made the move reads and renders its reply under it, and the broadcast's
+# sockets in the same worker then reuse that read and that render.
+_stamps = threading.local()
+
+
+def broadcast_stamp_take(*, table_id: int) -> str | None:
+    """The stamp of the change this thread just broadcast for the table (once)."""
+    stamps: dict[int, str] = _stamps.__dict__.get("by_table", {})
+    return stamps.pop(table_id, None)
 
 
 # Sends handed to the loop and not finished yet (kept referenced until done).
