@@ -90,6 +90,9 @@ class ClassSession(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     practice = models.BooleanField(default=False)
+    # "Cartes ciblées pour chaque table": each table's deck favours, for each
+    # pupil seat, that pupil's own facts (the Chasse ``focus`` option).
+    targeted_cards = models.BooleanField(_("cartes ciblées pour chaque table"), default=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -252,9 +255,32 @@ class LearningRecord(models.Model):
         return f"{self.pupil_id}: {self.total_before} → {self.total_after} ({self.announced})"
 
 
+# Parents type the printed link: no 0/O/o, 1/l/I/i to mistake for each other,
+# lower case only. 31 symbols, 40 of them: 198 bits (at least 192 asked).
+PARENT_TOKEN_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+PARENT_TOKEN_LENGTH = 40
+PARENT_TOKEN_GROUP = 5
+
+
 def new_parent_token() -> str:
-    """At least 128 bits; only its SHA-256 is stored."""
-    return secrets.token_urlsafe(24)
+    """A parent link's secret, in groups of five (``k7m2q-…``) so a parent
+    typing it keeps their place; only the SHA-256 of its canonical form (see
+    :func:`parent_token_canonical`) is stored."""
+    symbols = "".join(secrets.choice(PARENT_TOKEN_ALPHABET) for _ in range(PARENT_TOKEN_LENGTH))
+    return "-".join(
+        symbols[i : i + PARENT_TOKEN_GROUP]
+        for i in range(0, PARENT_TOKEN_LENGTH, PARENT_TOKEN_GROUP)
+    )
+
+
+def parent_token_canonical(token: str) -> str:
+    """What is hashed: a token typed in capitals, without its dashes or with
+    stray spaces is the same token. Older tokens (URL-safe base64, mixed
+    case) are kept exactly as they were issued."""
+    squeezed = "".join(token.split()).replace("-", "").lower()
+    if squeezed and set(squeezed) <= set(PARENT_TOKEN_ALPHABET):
+        return squeezed
+    return token
 
 
 class ParentLink(models.Model):
@@ -297,6 +323,9 @@ class PupilSessionSummary(models.Model):
     correct = models.PositiveIntegerField(default=0)
     crossing_announcements = models.PositiveIntegerField(default=0)
     crossing_correct = models.PositiveIntegerField(default=0)
+    # Of the crossing ones, the additions (carries); the rest are sommes (borrows).
+    add_crossing_announcements = models.PositiveIntegerField(default=0)
+    add_crossing_correct = models.PositiveIntegerField(default=0)
     avoidable_mult10 = models.PositiveIntegerField(default=0)
     timeouts = models.PositiveIntegerField(default=0)
     compute_ms = models.JSONField(default=list)
@@ -311,3 +340,25 @@ class PupilSessionSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pupil_id} · {self.class_session_id}"
+
+
+class AssignedPractice(models.Model):
+    """A targeted practice the teacher gave a pupil from the pupil page: the
+    facts (and crossing a ten) to target, as the report found them that day.
+    It comes first on the pupil's practice screen until a game of it is
+    finished (``done_at``); the pupil page then compares the pupil's attempts
+    and accuracy on those facts before and after ``assigned_at``."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="assignments")
+    focus = models.JSONField(default=dict)  # PupilFocus.as_json()
+    assigned_at = models.DateTimeField(default=timezone.now)
+    # The practice table started for it (a plain number: tables are purged).
+    table_id = models.BigIntegerField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-assigned_at", "-id"]
+        indexes = [models.Index(fields=["pupil", "done_at"], name="assignment_pupil_open")]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id} · {self.assigned_at:%d/%m/%Y}"

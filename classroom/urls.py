@@ -120,6 +120,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("teacher/classes/<int:class_id>/records.csv", reports.records_csv, name="records_csv"),
     path("teacher/pupils/<int:pupil_id>/report/", reports.pupil_report, name="pupil_report"),
     path(
+        "teacher/pupils/<int:pupil_id>/targeted-practice/",
+        reports.pupil_assign_practice,
+        name="pupil_assign_practice",
+    ),
+    path(
         "teacher/pupils/<int:pupil_id>/parent-links/new/",
         parents.parent_link_create_view,
         name="parent_link_create",
@@ -138,6 +143,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("parent/", parents.parent_page, name="parent_page"),
     path("me/", parents.pupil_page, name="pupil_page"),
     # ---------------------------------------------------------------- solo practice, "Rejouer"
+    path("practice/", practice.practice_entry, name="practice_entry"),
     path("practice/setup/", practice.practice_setup, name="practice_setup"),
     path("practice/<str:link_token>/", practice.practice_names, name="practice_names"),
     path(

@@ -19,16 +19,22 @@ from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from cardgames.parsing import whole_number
 from cardgames.ui import bot_level_choices
-from classroom import access, services
+from cardgames.ui.chasse import focus_line
+from classroom import access, selectors, services
+from classroom.insights import PupilFocus
 from classroom.keys import session_id_from_key
 from classroom.models import (
     Pupil,
+    SchoolClass,
 )
 from classroom.pictures import avatar_url
 from classroom.services.practice import MAX_BOTS, MIN_BOTS, practice_start
 from classroom.views.common import (
+    PRACTICE_CLASS_COOKIE,
+    PRACTICE_CLASS_SALT,
     hx_redirect,
     name_buttons,
+    remember_practice_class,
 )
 from classroom.views.join import picture_pad
 
@@ -46,14 +52,28 @@ def _practising_pupil(request: HttpRequest) -> Pupil | None:
     )
 
 
+def practice_entry(request: HttpRequest) -> HttpResponse:
+    """``/practice/``, linked from the home and join pages: always a page that
+    helps. A tablet that already played with a class gets a button to that
+    class's practice (or is told the teacher switched it off); any other is
+    told how to get in (the QR code of their login card)."""
+    token = request.get_signed_cookie(
+        PRACTICE_CLASS_COOKIE, default=None, salt=PRACTICE_CLASS_SALT
+    )
+    school_class = SchoolClass.objects.filter(link_token=token).first() if token else None
+    return render(request, "classroom/practice/entry.html", {"school_class": school_class})
+
+
 def practice_names(request: HttpRequest, link_token: str) -> HttpResponse:
     school_class = access.access_practice_class(link_token)
     pupils = name_buttons(school_class.pupils.all())
-    return render(
+    response = render(
         request,
         "classroom/practice/names.html",
         {"school_class": school_class, "pupils": pupils, "link_token": link_token},
     )
+    remember_practice_class(response, school_class)
+    return response
 
 
 def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> HttpResponse:
@@ -83,17 +103,32 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
 
 
 def practice_setup(request: HttpRequest) -> HttpResponse:
-    """How many robots, how strong; then the game starts."""
+    """How many robots, how strong; then the game starts. A targeted practice
+    the teacher assigned comes first; otherwise, when the pupil's records show
+    facts to work on, "Entraînement ciblé" is offered next to the usual game."""
     pupil = _practising_pupil(request)
     if pupil is None:
         return redirect("classroom:join")
+    assignment = selectors.open_assignment(pupil=pupil)
+    focus = (
+        PupilFocus.from_json(assignment.focus)
+        if assignment is not None
+        else selectors.pupil_focus_of(pupil=pupil)
+    )
     error = ""
     bots, level = 2, "easy"
     if request.method == "POST":
         raw_bots, level = request.POST.get("bots", ""), request.POST.get("level", "")
         bots = whole_number(raw_bots) or 0
+        targeted = request.POST.get("mode") == "focus" and bool(focus)
         if MIN_BOTS <= bots <= MAX_BOTS and level in BOT_LEVELS:
-            table = practice_start(pupil=pupil, bots=bots, level=level)
+            table = practice_start(
+                pupil=pupil,
+                bots=bots,
+                level=level,
+                focus=focus if targeted and assignment is None else None,
+                assignment=assignment if targeted else None,
+            )
             request.session["player_key"] = pupil.player_key
             request.session["pupil_id"] = pupil.pk
             request.session["class_session_id"] = session_id_from_key(table.group_key)
@@ -111,6 +146,8 @@ def practice_setup(request: HttpRequest) -> HttpResponse:
             "bots": bots,
             "level": level,
             "error": error,
+            "assignment": assignment,
+            "focus_line": focus_line(focus.entry(seat=0)) if focus else "",
         },
     )
 

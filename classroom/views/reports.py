@@ -13,26 +13,33 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
+from django.contrib import messages
+from django.core.cache import cache
 from django.http import (
     HttpRequest,
     HttpResponse,
     StreamingHttpResponse,
 )
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
 from cardgames.parsing import whole_number
-from classroom import access, charts, selectors
-from classroom.charts import ClassRow
+from cardgames.ui.chasse import focus_line
+from classroom import access, charts, selectors, services
 from classroom.forms import ReportFilterForm
 from classroom.insights import CarryGrid
 from classroom.models import (
     LearningRecord,
 )
+from classroom.selectors.records import REPORT_CACHE_SECONDS
 
 # The columns of the class report: (sort key, label, what the header says to a screen reader).
 COLUMNS: tuple[tuple[str, Any], ...] = (
@@ -40,7 +47,8 @@ COLUMNS: tuple[tuple[str, Any], ...] = (
     ("announcements", gettext_lazy("Annonces")),
     ("accuracy", gettext_lazy("Réussite")),
     ("non_crossing", gettext_lazy("Sans retenue")),
-    ("crossing", gettext_lazy("Avec retenue")),
+    ("crossing", gettext_lazy("Retenue en ajoutant")),
+    ("borrow", gettext_lazy("Emprunt en soustrayant")),
     ("mult10", gettext_lazy("Dizaines évitables")),
     ("mult10_rate", gettext_lazy("Dizaines / 100 coups")),
     ("median", gettext_lazy("Temps médian")),
@@ -71,7 +79,7 @@ def _class_report(request: HttpRequest, class_id: int) -> selectors.ClassReport:
     school_class = access.access_class(request.user, class_id)
     start, end, session_id = _period(request)
     sort = request.GET.get("sort", "name")
-    return selectors.class_report(
+    return selectors.class_report_cached(
         school_class=school_class,
         date_from=start,
         date_to=end,
@@ -94,53 +102,72 @@ def _query(report: selectors.ClassReport, **extra: Any) -> str:
     return urlencode(params)
 
 
+def class_report_body(report: selectors.ClassReport) -> str:
+    """The report's page minus the page around it (menu, messages, CSRF): it
+    depends on the report only, so it is rendered once per cached report, and
+    the end of a session renders the default view in the background."""
+
+    def build() -> str:
+        headers = []
+        for key, label in COLUMNS:
+            active = report.sort == key
+            # A first click sorts "worst first" where that is what a teacher
+            # looks for (lowest accuracy, slowest, most tens), names A → Z.
+            first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
+            desc = (not report.descending) if active else first_desc
+            headers.append(
+                {
+                    "key": key,
+                    "label": label,
+                    "active": active,
+                    "aria_sort": ("descending" if report.descending else "ascending")
+                    if active
+                    else "none",
+                    "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
+                }
+            )
+        form = ReportFilterForm(
+            initial={
+                "date_from": report.date_from,
+                "date_to": report.date_to,
+                "session": report.session.pk if report.session else None,
+            },
+            sessions=report.sessions,
+        )
+        return render_to_string(
+            "classroom/reports/_class_report_body.html",
+            {
+                "report": report,
+                "school_class": report.school_class,
+                "headers": headers,
+                "chart": selectors.class_report_chart(report=report),
+                "form": form,
+                "watched": [r for r in report.rows if r.flags],
+                "query": _query(
+                    report, sort=report.sort, dir="desc" if report.descending else None
+                ),
+            },
+        )
+
+    if not report.cache_key:
+        return build()
+    key = f"{report.cache_key}:body"
+    body = cache.get(key)
+    if body is None:
+        body = build()
+        cache.set(key, body, REPORT_CACHE_SECONDS)
+    return str(body)
+
+
 def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
     report = _class_report(request, class_id)
-    headers = []
-    for key, label in COLUMNS:
-        active = report.sort == key
-        # A first click sorts "worst first" where that is what a teacher looks
-        # for (lowest accuracy, slowest, most tens), names A → Z.
-        first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
-        desc = (not report.descending) if active else first_desc
-        headers.append(
-            {
-                "key": key,
-                "label": label,
-                "active": active,
-                "aria_sort": ("descending" if report.descending else "ascending")
-                if active
-                else "none",
-                "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
-            }
-        )
-    chart = charts.class_accuracy_chart(
-        rows=[
-            ClassRow(name=r.pupil.display_name, summary=r.summary)
-            for r in report.rows
-            if r.summary.announcements
-        ]
-    )
-    form = ReportFilterForm(
-        initial={
-            "date_from": report.date_from,
-            "date_to": report.date_to,
-            "session": report.session.pk if report.session else None,
-        },
-        sessions=report.sessions,
-    )
-    watched = [r for r in report.rows if r.flags]
     return render(
         request,
         "classroom/reports/class_report.html",
         {
             "report": report,
             "school_class": report.school_class,
-            "headers": headers,
-            "chart": chart,
-            "form": form,
-            "watched": watched,
-            "query": _query(report, sort=report.sort, dir="desc" if report.descending else None),
+            "body": mark_safe(class_report_body(report)),
         },
     )
 
@@ -187,7 +214,8 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
             _("Annonces"),
             _("Réussite (%)"),
             _("Réussite sans retenue (%)"),
-            _("Réussite avec retenue (%)"),
+            _("Réussite avec retenue, en ajoutant (%)"),
+            _("Réussite avec emprunt, en soustrayant (%)"),
             _("Dizaines évitables"),
             _("Dizaines évitables pour 100 coups"),
             _("Temps médian des bonnes réponses (s)"),
@@ -202,7 +230,8 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
                 s.announcements,
                 _num(s.accuracy),
                 _num(s.accuracy_non_crossing),
-                _num(s.accuracy_crossing),
+                _num(s.accuracy_add_crossing),
+                _num(s.accuracy_sub_crossing),
                 s.avoidable_mult10,
                 _num(s.mult10_rate, 2),
                 _num(None if s.median_compute_ms is None else s.median_compute_ms / 1000),
@@ -214,9 +243,6 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
     return _csv_response(f"rapport-{_slug(report.school_class.name)}.csv", rows())
 
 
-# The progress charts show the last sessions: a point per session stays readable
-# (and pygal stays fast); the data table of each chart says the same.
-CHART_SESSIONS = 30
 RECORD_COLUMNS = (
     ("created_at", gettext_lazy("Date")),
     ("pupil__display_name", gettext_lazy("Élève")),
@@ -300,14 +326,44 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "pupil": pupil,
             "school_class": pupil.school_class,
             # pygal takes ~0.1 s for the three charts: drawn once per records version.
+            # Every session the header counts (a chart of the last 30 made
+            # "31 séances" above 30 points). pygal, and the charts' data tables
+            # of a long history, are drawn once per records version.
             "charts": selectors.pupil_cached(
                 pupil=pupil,
                 version=report.version,
-                name="pupil-charts",
-                build=lambda: charts.pupil_charts(series=report.figures.series[-CHART_SESSIONS:]),
+                name="pupil-charts-html",
+                build=lambda: [
+                    mark_safe(
+                        render_to_string("classroom/reports/_chart.html", {"chart": chart})
+                    )
+                    for chart in charts.pupil_charts(series=report.figures.series)
+                ],
             ),
             "carry_add": _grid_rows(report.figures.carry_add),
             "carry_sub": _grid_rows(report.figures.carry_sub),
             "now": timezone.now(),
+            "focus_line": focus_line(report.figures.focus.entry(seat=0))
+            if report.figures.focus
+            else "",
+            "outcomes": selectors.assignment_outcomes(pupil=pupil),
         },
     )
+
+
+@require_POST
+def pupil_assign_practice(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    """The teacher gives the pupil a targeted practice on what the pupil page
+    found; it comes first on the pupil's practice screen until it is done."""
+    pupil = access.access_pupil(request.user, pupil_id)
+    focus = selectors.pupil_focus_of(pupil=pupil)
+    if focus:
+        services.assignment_create(pupil=pupil, focus=focus)
+        messages.success(
+            request,
+            _("Entraînement ciblé donné à %(name)s : il l'attend sur son écran d'entraînement.")
+            % {"name": pupil.display_name},
+        )
+    else:
+        messages.info(request, _("Rien à cibler pour l'instant : pas assez de données."))
+    return redirect(reverse("classroom:pupil_report", args=[pupil.pk]) + "#focus")
