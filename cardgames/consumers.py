@@ -50,6 +50,8 @@ logger = logging.getLogger(__name__)
 CLOSE_SESSION_ENDED = 4000
 CLOSE_SEAT_LOST = 4001
 CLOSE_SIGNED_OUT = 4002
+# Refusals that mean "your screen is out of date": the fresh one goes with them.
+RERENDER_CODES = ("stale", "not_your_turn", "paused", "finished", "seat_changed")
 
 
 def _parse_int(value: Any) -> int:
@@ -399,6 +401,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The services need the table's id and game, both known since connect:
         # no read here (they lock and check the table themselves).
         table = Table(pk=self.table_id, game=self.game)
+        if kind in ("choose", "cancel") and not ui.get(self.game).two_step:
+            # Only a two-step game (a card chosen, then the move) has a choice.
+            raise services.ActionRefused("unknown_kind")
         if kind == "cancel":
             services.card_choice_clear(table=table, seat=seat)
             return self._fresh()
@@ -428,13 +433,16 @@ class TableConsumer(AsyncWebsocketConsumer):
                 player_key=self.player_key,
             )
         except services.ActionRefused as refused:
-            return self._refusal(refused)
+            if refused.code in RERENDER_CODES:
+                return self._refusal(refused)
+            # The engine's refusal, in the game's words (some with context).
+            return rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
         stamp = services.broadcast_stamp_take(table_id=self.table_id)
         return _Fresh(rendering.snapshot(self.table_id), stamp=stamp)
 
     def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:
         # When the screen was out of date, send the fresh one with the notice.
-        if refused.code in ("stale", "not_your_turn", "paused", "finished", "seat_changed"):
+        if refused.code in RERENDER_CODES:
             return self._fresh(notice=self._say(refused))
         return self._say(refused)
 
