@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1280, "height": 800}
 CLASS_NAME = "CE1 Les Chats"
@@ -146,7 +148,8 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     page.get_by_role("button", name="groupes de 3").click()
     page.locator(".table-card").first.wait_for()
     page.locator(".bots-form select[name=level]").first.select_option("easy")
-    page.wait_for_timeout(600)
+    # The board is swapped in by htmx: wait for it, not for a fixed time.
+    expect(page.locator(".table-card").first).to_contain_text("1 robot", timeout=15_000)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
     for tablet in tablets:
         tablet.wait_for_url("**/table/**", timeout=15_000)
