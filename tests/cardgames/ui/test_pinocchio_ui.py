@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from django.utils import translation
@@ -68,9 +69,9 @@ def test_every_engine_refusal_has_its_own_sentence(code: str) -> None:
 
 def test_engine_codes_are_the_ones_the_engine_raises() -> None:
     """The list above is the engine's: a code added there must get a sentence here."""
-    source = open(ENGINE.__module__.replace(".", "/") + ".py", encoding="utf-8").read()
+    source = Path(ENGINE.__module__.replace(".", "/") + ".py").read_text(encoding="utf-8")
     raised = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', source))
-    base = open("cardgames/engines/base.py", encoding="utf-8").read()
+    base = Path("cardgames/engines/base.py").read_text(encoding="utf-8")
     raised |= set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', base)) & {"malformed"}
     assert raised <= set(ENGINE_CODES)
 
