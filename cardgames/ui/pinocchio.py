@@ -67,10 +67,7 @@ CHOICE_LABELS: dict[str, dict[str, Promise]] = {
 # (picture, sentence): a picture is a static path or an emoji.
 HOW_TO_PLAY: list[tuple[str, Promise]] = [
     ("img/pinocchio/back.svg", _("Tu prends la carte du dessus de ta pile. Toi seul la vois.")),
-    (
-        "img/pinocchio/bonnet.svg#rouge",
-        _("Pose-la face cachée et annonce un vêtement : garde le vêtement ou la couleur de l'annonce d'avant."),
-    ),
+    ("🗣", _("Pose-la face cachée et annonce un vêtement : garde le vêtement ou la couleur de l'annonce d'avant.")),
     ("🤔", _("Avant, dis si tu crois l'annonce d'avant, ou si tu doutes : la carte est alors retournée.")),
     (
         "img/pinocchio/nose-long.svg",
@@ -156,7 +153,10 @@ def face_info(lang: str, garment: str, colour: str) -> dict[str, Any]:
         "garment": garment,
         "colour": colour,
         "key": f"{garment}:{colour}",
-        "src": art.pinocchio_garment_src(garment, colour),
+        # The path and the colour fragment apart: ``{% static %}`` escapes a "#"
+        # in development (StaticFilesStorage), so templates write
+        # ``{% static face.src %}#{{ face.colour }}``.
+        "src": art.pinocchio_garment_src(garment),
         "phrase": phrase(lang, garment, colour),
         "garment_word": garment_word(lang, garment),
         "colour_word": colour_word(lang, colour),
@@ -521,11 +521,17 @@ def events_context(
         e.get("seat") == seat and e.get("type") in ("card_laid", "doubted", "believed")
         for e in history
     )
+    noses = [int(n or 0) for n in view.get("noses") or []]
+    over = bool(view.get("over"))
     return {
         "recent": lines[:RECENT_LINES],
         "log_lines": lines,
         "reveal": _reveal(history, lang, seat_names, seat),
-        "ranking": ranking(view, seat_names) if view.get("over") else [],
+        "ranking": ranking(view, seat_names) if over else [],
+        # The view names no winners: fewest noses win, ties share.
+        "winners": [_name(seat_names, s) for s, n in enumerate(noses) if n == min(noses)]
+        if over and noses
+        else [],
         "last_name": _name(seat_names, last.get("seat")) if isinstance(last, Mapping) else "",
         "how_to_play_open": seat is not None and not acted and not view.get("over"),
     }
