@@ -241,3 +241,71 @@ def _announce(player: Player, done: set[str], shots: Path, taken: set[str]) -> b
     player.last_lied = None if free_and_safe else lied
     done.add(done_as)
     return True
+
+
+SIX = """
+import json
+from cardgames import services
+from classroom.models import ClassSession
+s = ClassSession.objects.get(pk={session})
+names = {names!r}
+seats = [services.SeatSpec(player_key=f"pupil:{{9900 + i}}", display_name=n, avatar="fox")
+         for i, n in enumerate(names[:3])]
+seats += [services.bot_seat(level="easy", number=i + 1) for i in range(3)]
+table = services.table_create(game="pinocchio", seats=seats, group_key=s.group_key, number=9,
+    options={{"words_language": "en"}})
+services.table_start(table=table)
+print(json.dumps(table.pk))
+"""
+LONG_NAMES = ["Maximilienne", "Jean-Baptiste", "Anne-Charlotte"]
+# Every word of the name on one line (a word split over two lines has two
+# boxes), and nothing hidden behind an ellipsis.
+WHOLE_WORDS = """el => {
+    if (el.scrollWidth > el.clientWidth + 1) return false;
+    const text = el.querySelector('bdi').firstChild;
+    const range = document.createRange();
+    let start = 0;
+    for (const word of text.textContent.split(/([ -])/)) {
+        if (word.trim() && word !== '-') {
+            range.setStart(text, start); range.setEnd(text, start + word.length);
+            if (range.getClientRects().length > 1) return false;
+        }
+        start += word.length;
+    }
+    return true;
+}"""
+
+
+def test_six_names_stay_whole_on_a_portrait_tablet(
+    live_server_url: Any, browser: Any, screenshots: Path
+) -> None:
+    """Six seats, long names: every name is written whole (it wraps, never "…")."""
+    server = live_server_url
+    teacher, page = _teacher(browser, server)
+    class_id = json.loads(
+        server.shell(
+            "import json; from classroom.models import SchoolClass;"
+            f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
+        ).splitlines()[-1]
+    )
+    _start_session(page, server, class_id)
+    demo = _session(server)
+    table_id = json.loads(server.shell(SIX.format(session=demo["session"], names=LONG_NAMES)).splitlines()[-1])
+    for name, viewport in (("768x1024", PORTRAIT), ("1024x768", LANDSCAPE)):
+        tablet = teacher.browser.new_context(
+            viewport=viewport, locale="fr-FR", reduced_motion="reduce",
+            storage_state=teacher.storage_state(),
+        ).new_page()
+        tablet.goto(f"{server.url}/table/{table_id}/")
+        tablet.locator(".pn-players").wait_for()
+        names = tablet.locator(".pn-player-name")
+        assert names.count() == 6
+        for i in range(6):
+            box = names.nth(i)
+            assert box.evaluate(WHOLE_WORDS), f"{box.inner_text()!r} is cut or broken in {name}"
+        text = tablet.locator(".pn-players").inner_text()
+        for full in LONG_NAMES + ["Robot Pomme 3"]:
+            assert full in text
+        tablet.screenshot(path=str(screenshots / f"pinocchio-six-seats-{name}.png"))
+        tablet.context.close()
+    teacher.close()
