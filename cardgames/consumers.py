@@ -23,6 +23,7 @@ from cardgames import rendering, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.engines.base import IllegalAction
 from cardgames.models import Table
+from cardgames.parsing import whole_number
 
 logger = logging.getLogger(__name__)
 
@@ -33,11 +34,10 @@ CLOSE_SEAT_LOST = 4001
 
 def _parse_int(value: Any) -> int:
     """Form values arrive as strings; anything but a plain whole number is malformed."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
-        return int(value.strip())
-    raise services.ActionRefused("malformed")
+    number = whole_number(value, max_digits=12)
+    if number is None:
+        raise services.ActionRefused("malformed")
+    return number
 
 
 # One read of a table per broadcast per process. Every socket of a table gets
@@ -70,6 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     player_key: str | None = None
     joined: bool = False
     rendered_version: int = -1
+    game: str = ""
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -95,6 +96,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return None
+        self.game = table.game
         access = resolve_table_access(
             user=self.scope.get("user"), session=self.scope.get("session"), table=table
         )
@@ -134,7 +136,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             data = self._decode(text_data, bytes_data)
             html = await database_sync_to_async(self._handle)(data)
         except services.ActionRefused as refused:
-            html = rendering.render_notice(refused.message)
+            html = rendering.render_notice(self._say(refused))
         except Exception:
             # A bug must not drop a child's socket: log it, say something kind.
             logger.exception("table %s: message failed", self.table_id)
@@ -189,7 +191,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             action = ui.get(table.game).form_to_action(data)
         except IllegalAction as exc:
-            raise services.ActionRefused(exc.code) from exc
+            raise services.ActionRefused(exc.code, game=table.game) from exc
         try:
             services.action_submit(
                 table=table,
@@ -206,13 +208,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _refusal(self, refused: services.ActionRefused) -> str:
         # When the screen was out of date, send the fresh one with the notice.
         if refused.code in ("stale", "not_your_turn", "paused", "finished", "seat_changed"):
-            return self._render(notice=refused.message)
-        return rendering.render_notice(refused.message)
+            return self._render(notice=self._say(refused))
+        return rendering.render_notice(self._say(refused))
+
+    def _say(self, refused: services.ActionRefused) -> str:
+        """The refusal in this table's game's words."""
+        return services.refusal_message(code=refused.code, game=refused.game or self.game)
 
     def _render(self, notice: str = "") -> str:
         snap = rendering.snapshot(self.table_id)
         if snap is None:
-            return rendering.render_notice(services.refusal_message("finished"))
+            return rendering.render_notice(services.refusal_message(code="finished"))
         self.rendered_version = snap.version
         seat = self.access.seat if self.access is not None else None
         return rendering.render_fragments(snap, seat, notice=notice, steer=self._steers())
@@ -236,7 +242,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _render_snapshot(self, snap: rendering.Snapshot | None) -> str:
         if snap is None:
-            return rendering.render_notice(services.refusal_message("finished"))
+            return rendering.render_notice(services.refusal_message(code="finished"))
         self.rendered_version = snap.version
         seat = self.access.seat if self.access is not None else None
         return rendering.render_fragments(snap, seat, steer=self._steers())
@@ -252,7 +258,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         result = await database_sync_to_async(self._reseat)()
         if result is None:
             await self.send(
-                text_data=rendering.render_closed(services.refusal_message("seat_changed"))
+                text_data=rendering.render_closed(services.refusal_message(code="seat_changed"))
             )
             await self.close(code=CLOSE_SEAT_LOST)
             return

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from cardgames.engines.base import BOT_LEVELS
+from cardgames.engines.base import BOT_LEVELS, DEFAULT_BOT_LEVEL
 
 BOT_LEVEL_CHOICES = [(level, level) for level in BOT_LEVELS]
 
@@ -52,7 +52,7 @@ class Seat(models.Model):
     display_name = models.CharField(max_length=64)
     avatar = models.CharField(max_length=32, blank=True)
     is_bot = models.BooleanField(default=False)
-    bot_level = models.CharField(max_length=8, choices=BOT_LEVEL_CHOICES, default="medium")
+    bot_level = models.CharField(max_length=8, choices=BOT_LEVEL_CHOICES, default=DEFAULT_BOT_LEVEL)
     # Live presence: how many sockets this seat has open right now.
     connections = models.PositiveSmallIntegerField(default=0)
     last_seen_at = models.DateTimeField(null=True, blank=True)

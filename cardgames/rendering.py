@@ -57,12 +57,6 @@ def snapshot(table_id: int) -> Snapshot | None:
     )
 
 
-def _at(values: Any, index: int) -> Any:
-    if isinstance(values, list) and 0 <= index < len(values):
-        return values[index]
-    return None
-
-
 @cache
 def _avatar_files() -> frozenset[str]:
     """The avatar pictures that exist, so an unknown avatar falls back to a letter
@@ -153,18 +147,19 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
                 "is_bot": s.is_bot,
                 "is_me": s.index == seat,
                 "is_current": s.index == view.get("current_seat"),
-                "tokens": _at(view.get("tokens"), s.index),
-                "token_range": range(int(_at(view.get("tokens"), s.index) or 0)),
-                "hand_count": _at(view.get("hand_counts"), s.index),
             }
             for s in snap.seats
         ],
     )
-    context.update(
-        adapter.seat_context(
-            view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
-        )
+    game_context = adapter.seat_context(
+        view=view, legal=legal, choice=choice, seed=snap.table.seed, version=snap.version
     )
+    # What the game adds to each player (its scores, cards in hand...), by seat.
+    extras = game_context.pop("player_extras", None) or []
+    for player in context["players"]:
+        if player["index"] < len(extras):
+            player.update(extras[player["index"]])
+    context.update(game_context)
     context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
     return context
 

@@ -27,6 +27,8 @@ from channels.db import database_sync_to_async
 from django.db import close_old_connections
 from django.utils import timezone
 
+from cardgames import services
+
 logger = logging.getLogger(__name__)
 
 
@@ -65,8 +67,6 @@ class _LoopScheduler:
         task.add_done_callback(self.tasks.discard)
 
     async def _run(self, table_id: int) -> None:
-        from cardgames import services
-
         next_due: datetime | None = None
         try:
             next_due = await database_sync_to_async(services.bot_turns)(table_id=table_id)
@@ -146,12 +146,16 @@ def schedule(table_id: int, at: datetime) -> None:
         loop.call_soon_threadsafe(scheduler.schedule, table_id, at, context=contextvars.Context())
 
 
+def table_due(table_id: int, at: datetime) -> None:
+    """The hook services call (see ``CardgamesConfig.ready``): "table N is next
+    due at T". Looks ``schedule`` up at call time, so tests can replace it."""
+    schedule(table_id, at)
+
+
 def _schedule_in_thread(table_id: int, at: datetime) -> None:
     """No server loop in this process (a management command): a timer thread."""
 
     def run() -> None:
-        from cardgames import services
-
         try:
             next_due = services.bot_turns(table_id=table_id)
         except Exception:
@@ -166,17 +170,6 @@ def _schedule_in_thread(table_id: int, at: datetime) -> None:
     timer = threading.Timer(delay, run)
     timer.daemon = True
     timer.start()
-
-
-async def ensure(table_id: int) -> None:
-    """Reschedule a table from what the database says (every connect does this,
-    so a table never waits forever on a bot whose worker died)."""
-    from cardgames import services
-
-    remember_loop()
-    at = await database_sync_to_async(services.table_next_due)(table_id=table_id)
-    if at is not None:
-        _scheduler(asyncio.get_running_loop()).schedule(table_id, at)
 
 
 async def drain() -> None:

@@ -12,8 +12,12 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 
-from cardgames.models import GameEvent, GameState, Move, Seat, Table
+from cardgames.models import GameEvent, GameState, Move, Table
 from classroom.models import Attendance, ClassSession, Pupil, SchoolClass, SessionGroup, TabletLogin
+
+# Table and seat rows are built by the one definition in tests/cardgames.
+from tests.cardgames.factories import SeatFactory as SeatFactory
+from tests.cardgames.factories import TableFactory
 
 PASSWORD = "un-mot-de-passe-solide-42"
 
@@ -87,26 +91,6 @@ class AttendanceFactory(factory.django.DjangoModelFactory):
         PupilFactory, school_class=factory.SelfAttribute("..class_session.school_class")
     )
     group = None
-
-
-class TableFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Table
-
-    game = "chasse"
-    seed = factory.Sequence(lambda n: 1000 + n)
-    label = factory.Sequence(lambda n: f"Table {n}")
-    group_key = factory.Sequence(lambda n: f"test:{n}")
-
-
-class SeatFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Seat
-
-    table = factory.SubFactory(TableFactory)
-    index = factory.Sequence(lambda n: n)
-    player_key = factory.Sequence(lambda n: f"pupil:{900000 + n}")
-    display_name = factory.Sequence(lambda n: f"Joueur {n}")
 
 
 class GameStateFactory(factory.django.DjangoModelFactory):

@@ -1,4 +1,4 @@
-"""The engine contract shared by every card game (see ``shared/ENGINE_API.md``).
+"""The engine contract shared by every card game (see ``docs/engine-contract.md``).
 
 An engine is a small, pure, deterministic object in the spirit of OpenSpiel's
 ``python/games``: the rules, the legal actions, ``apply`` and the per-seat
@@ -26,6 +26,8 @@ OptionSpec = dict[str, Any]
 Bot = Callable[[View, list[Action], random.Random, list[Event]], Action | None]
 
 BOT_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+# A seat whose level is unknown (or not said) plays at this level.
+DEFAULT_BOT_LEVEL = "medium"
 
 # A cap on anything a client may put in an action: lists longer than this, or
 # integers larger than this, are malformed whatever the game.
@@ -90,7 +92,9 @@ def get_str(data: dict[str, Any], key: str, allowed: Iterable[str]) -> str:
     return value
 
 
-def get_int_list(data: dict[str, Any], key: str, *, min_len: int = 1, max_len: int = 4) -> list[int]:
+def get_int_list(
+    data: dict[str, Any], key: str, *, min_len: int = 1, max_len: int = 4
+) -> list[int]:
     value = data.get(key)
     if not isinstance(value, list):
         raise malformed(f"The field '{key}' must be a list.")
@@ -128,6 +132,24 @@ def rng_from_json(data: Sequence[Any]) -> random.Random:
     return rng
 
 
+def copy_log(log: Iterable[Event]) -> list[Event]:
+    """A copy of an event log that shares nothing mutable with the original.
+    Events hold scalars or one level of dicts and lists (a card, a list of
+    seats), so a one-level copy is a full copy, far cheaper than ``deepcopy``
+    on long logs."""
+    return [
+        {
+            key: dict(value)
+            if isinstance(value, dict)
+            else list(value)
+            if isinstance(value, list)
+            else value
+            for key, value in event.items()
+        }
+        for event in log
+    ]
+
+
 def visible_to(event: Event, seat: int | None) -> bool:
     """Whether ``seat`` (``None``: the public) may see ``event``."""
     to = event.get("to")
@@ -155,7 +177,7 @@ S = TypeVar("S", bound=BaseState)
 
 
 class Engine(ABC, Generic[S]):
-    """The contract of ``ENGINE_API.md``. Subclasses fill in the rules."""
+    """The contract of ``docs/engine-contract.md``. Subclasses fill in the rules."""
 
     name: ClassVar[str]
     min_players: ClassVar[int]
@@ -312,7 +334,7 @@ def play_bots(
     max_actions: int = 100_000,
     on_action: Callable[[S, int, Action, list[Event]], None] | None = None,
 ) -> PlayedGame[S]:
-    """Play a bot-only game to the end, as ``ENGINE_API.md`` describes.
+    """Play a bot-only game to the end, as ``docs/engine-contract.md`` describes.
 
     Each bot gets only its own view and its own history. Histories are kept
     incrementally (events are appended as ``apply`` returns them) so a long game
@@ -334,7 +356,9 @@ def play_bots(
             order_rng.shuffle(candidates)
         else:
             current = engine.view(state, None)["current_seat"]
-            candidates = [] if current is None else [(current, engine.legal_actions(state, current))]
+            candidates = (
+                [] if current is None else [(current, engine.legal_actions(state, current))]
+            )
         chosen: tuple[int, Action] | None = None
         for seat, legal in candidates:
             if not legal:

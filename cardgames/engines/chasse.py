@@ -1,4 +1,4 @@
-"""La Chasse aux Souris: the project's central game (``shared/rules/chasse-aux-souris.md``).
+"""La Chasse aux Souris: the project's central game (``docs/rules/chasse.md``).
 
 Every play moves a running total and the pupil announces the new total, so the
 engine is really a mental-arithmetic exercise with a card game around it.
@@ -39,6 +39,7 @@ from .base import (
     View,
     action_type,
     check_seat,
+    copy_log,
     get_int,
     rng_from_json,
     rng_to_json,
@@ -267,19 +268,6 @@ def _copy_options(options: Options) -> Options:
     copied = dict(options)
     copied["tables"] = list(options["tables"])
     return copied
-
-
-def _copy_event(event: Event) -> Event:
-    # Events are flat apart from a card dict or a list of ints, so a one-level
-    # copy is a full copy and much cheaper than deepcopy on long logs.
-    return {
-        key: dict(value)
-        if isinstance(value, dict)
-        else list(value)
-        if isinstance(value, list)
-        else value
-        for key, value in event.items()
-    }
 
 
 _ACTION_TYPES = frozenset(("play", "discard"))
@@ -621,7 +609,7 @@ class ChasseEngine(Engine[ChasseState]):
             "players": state.players,
             "options": _copy_options(state.options),
             "rng": rng_to_json(state.rng),
-            "log": [_copy_event(event) for event in state.log],
+            "log": copy_log(state.log),
             "hands": [list(hand) for hand in state.hands],
             "draw_pile": list(state.draw_pile),
             "played": list(state.played),
@@ -642,7 +630,7 @@ class ChasseEngine(Engine[ChasseState]):
             players=int(data["players"]),
             options=_copy_options(data["options"]),
             rng=rng_from_json(data["rng"]),
-            log=[_copy_event(event) for event in data["log"]],
+            log=copy_log(data["log"]),
             hands=[list(hand) for hand in data["hands"]],
             draw_pile=list(data["draw_pile"]),
             played=list(data["played"]),

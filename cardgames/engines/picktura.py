@@ -1,6 +1,6 @@
 """Picktura: collect the quarters of twelve artworks and exhibit them.
 
-Rules: ``shared/rules/picktura.md`` (from ``seeds/001``). Where the sheet leaves
+Rules: ``docs/rules/picktura.md``. Where the sheet leaves
 room, this module decides:
 
 * **Card ids** are fixed: ``0..47`` are the artwork cards (``artwork = id // 4 + 1``,
@@ -74,6 +74,7 @@ from .base import (
     View,
     action_type,
     check_seat,
+    copy_log,
     get_int,
     get_int_list,
     get_str,
@@ -850,7 +851,7 @@ class PickturaEngine(Engine[PickturaState]):
             "players": state.players,
             "options": dict(state.options),
             "rng": rng_to_json(state.rng),
-            "log": [dict(event) for event in state.log],
+            "log": copy_log(state.log),
             "hands": [list(hand) for hand in state.hands],
             "exhibits": [[ex.to_json() for ex in row] for row in state.exhibits],
             "visible": list(state.visible),
@@ -868,7 +869,7 @@ class PickturaEngine(Engine[PickturaState]):
             players=data["players"],
             options=dict(data["options"]),
             rng=rng_from_json(data["rng"]),
-            log=[dict(event) for event in data["log"]],
+            log=copy_log(data["log"]),
             hands=[list(hand) for hand in data["hands"]],
             exhibits=[[Exhibit.from_json(ex) for ex in row] for row in data["exhibits"]],
             visible=list(data["visible"]),

@@ -1,6 +1,6 @@
 """Pinocchio: a bluffing game where every lie may cost you a nose.
 
-Rules: ``shared/rules/pinocchio.md`` (from ``seeds/004``). The points where the
+Rules: ``docs/rules/pinocchio.md``. The points where the
 sheet is silent and this module decides:
 
 * **Card ids are assigned before the shuffle** (``id = garment * 9 + colour * 3
@@ -54,6 +54,7 @@ from .base import (
     View,
     action_type,
     check_seat,
+    copy_log,
     get_str,
     rng_from_json,
     rng_to_json,
@@ -76,19 +77,6 @@ OVER = "over"
 def card_face(card: int) -> Face:
     """The face is a pure function of the id: ids carry no deal information."""
     return GARMENTS[card // (len(COLOURS) * COPIES)], COLOURS[(card // COPIES) % len(COLOURS)]
-
-
-def _copy_event(event: Event) -> Event:
-    """A copy deep enough for our events, whose values are scalars or one
-    level of dicts and lists; far cheaper than ``copy.deepcopy``."""
-    return {
-        key: dict(value)
-        if isinstance(value, dict)
-        else list(value)
-        if isinstance(value, list)
-        else value
-        for key, value in event.items()
-    }
 
 
 def card_json(card: int) -> dict[str, Any]:
@@ -410,7 +398,7 @@ class PinocchioEngine(Engine[PinocchioState]):
             "players": state.players,
             "options": dict(state.options),
             "rng": rng_to_json(state.rng),
-            "log": [_copy_event(event) for event in state.log],
+            "log": copy_log(state.log),
             "piles": [list(pile) for pile in state.piles],
             "removed": list(state.removed),
             "drawn": state.drawn,
@@ -427,7 +415,7 @@ class PinocchioEngine(Engine[PinocchioState]):
             players=data["players"],
             options=dict(data["options"]),
             rng=rng_from_json(data["rng"]),
-            log=[_copy_event(event) for event in data["log"]],
+            log=copy_log(data["log"]),
             piles=[list(pile) for pile in data["piles"]],
             removed=list(data["removed"]),
             drawn=data["drawn"],

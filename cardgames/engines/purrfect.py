@@ -1,6 +1,6 @@
 """Purrfect: everybody trades hidden cat cards at the same time to collect nine of one cat.
 
-The rules are ``shared/rules/purrfect.md`` (French and German rule books plus the
+The rules are ``docs/rules/purrfect.md`` (French and German rule books plus the
 house rules). The game has no turns, so the engine answers ``legal_actions`` for
 any seat at any moment and the table is kept honest by three devices instead of
 a clock: one open offer per seat, locked offered cards, and the ``round_actions``
@@ -31,6 +31,7 @@ from .base import (
     View,
     action_type,
     check_seat,
+    copy_log,
     get_int,
     get_int_list,
     malformed,
@@ -504,12 +505,11 @@ class PurrfectEngine(Engine[PurrfectState]):
 
     # ----------------------------------------------------------- persistence
     def to_json(self, state: PurrfectState) -> dict[str, Any]:
-        # Events are never changed once emitted, so the log's dicts are shared.
         return {
             "players": state.players,
             "options": dict(state.options),
             "rng": rng_to_json(state.rng),
-            "log": list(state.log),
+            "log": copy_log(state.log),
             "cats": list(state.cats),
             "meows": list(state.meows),
             "hands": [list(hand) for hand in state.hands],
@@ -535,7 +535,7 @@ class PurrfectEngine(Engine[PurrfectState]):
             players=data["players"],
             options=dict(data["options"]),
             rng=rng_from_json(data["rng"]),
-            log=list(data["log"]),
+            log=copy_log(data["log"]),
             cats=list(data["cats"]),
             meows=list(data["meows"]),
             hands=[list(hand) for hand in data["hands"]],

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
+from django.utils.translation import gettext_lazy
+
+from cardgames.engines.base import BOT_LEVELS
 from cardgames.ui import generic
 
 Action = dict[str, Any]
@@ -50,6 +53,10 @@ class EventsContext(Protocol):
     ) -> dict[str, Any]: ...
 
 
+class RefusalMessage(Protocol):
+    def __call__(self, code: str) -> str: ...
+
+
 class PublicSummary(Protocol):
     def __call__(
         self, view: Mapping[str, Any], seat_names: Sequence[str]
@@ -65,12 +72,16 @@ class GameUI:
       strings make no sense. The seat never comes from here.
     - ``two_step``: a card is chosen first, then the move is submitted (the
       server times both steps).
-    - ``seat_context(...)``: extra template context for a seat's view.
+    - ``seat_context(...)``: extra template context for a seat's view; its
+      ``player_extras`` (one dict per seat index), if any, is merged into each
+      entry of ``players`` (e.g. a game's tokens or cards in hand).
     - ``describe_event(event, seat_names)``: one French sentence (gettext).
     - ``public_summary(view, seat_names)``: (label, value) pairs for the monitor.
     - ``events_context(history=, view=, seat=, seat_names=)``: extra context
       drawn from what this seat has seen happen (feedback on its last move,
       the latest events explained); ``history`` is already filtered for it.
+    - ``refusal_message(code)``: the sentence a child reads when the engine
+      refuses a move with ``code`` (the runtime's own codes worded generically).
     - ``seat_template`` / ``public_template``: the table drawn for a seat / for
       the projector and the replay.
     """
@@ -84,6 +95,7 @@ class GameUI:
     seat_template: str
     public_template: str
     events_context: EventsContext
+    refusal_message: RefusalMessage
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -119,6 +131,26 @@ def get(game: str) -> GameUI:
         seat_template=pick("SEAT_TEMPLATE"),
         public_template=pick("PUBLIC_TEMPLATE"),
         events_context=pick("events_context"),
+        refusal_message=pick("refusal_message"),
     )
     _CACHE[game] = adapter
     return adapter
+
+
+# What a bot level is called on screen (and in a bot's name), in one place.
+_BOT_LEVEL_LABELS = {
+    "easy": gettext_lazy("Facile"),
+    "medium": gettext_lazy("Moyen"),
+    "hard": gettext_lazy("Difficile"),
+}
+
+
+def bot_level_label(level: str) -> str:
+    """The translated word for a bot level ("" for an unknown level)."""
+    label = _BOT_LEVEL_LABELS.get(level)
+    return str(label) if label is not None else ""
+
+
+def bot_level_choices() -> list[tuple[str, str]]:
+    """Every bot level with its translated word, weakest first, for a form."""
+    return [(level, bot_level_label(level)) for level in BOT_LEVELS]

@@ -1,15 +1,25 @@
-"""Chasse aux Souris: the UI adapter (labels, and later form → action).
+"""Chasse aux Souris: the game's UI (option labels, form → action, events
+and refusals in French, and the context its table templates draw from).
 
-# ---------------------------------------------------------------- OPTION_LABELS
-# Owned by the classroom engineer: the teacher's words for every table option.
-# The engine knows only keys, types and bounds; these labels and help texts are
-# what the options form shows, translated through gettext.
+The engine knows only option keys, types and bounds; the labels and help texts
+below are what the teacher's options form shows, translated through gettext.
+The rules these sentences explain are in ``docs/rules/chasse.md``.
 """
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+
+from cardgames.engines.base import IllegalAction
+from cardgames.engines.chasse import announce_choices
+from cardgames.parsing import whole_number
+from cardgames.ui import generic
 
 OPTION_LABELS: dict[str, dict[str, Promise]] = {
     "target": {
@@ -62,23 +72,6 @@ CHOICE_LABELS: dict[str, dict[str, Promise]] = {
     },
 }
 
-# ------------------------------------------------------------ end OPTION_LABELS
-
-# =========================================================================== #
-# Runtime part (live table engineer): form → action, events in French, and the
-# context the Chasse table template draws from. Below OPTION_LABELS on purpose.
-# =========================================================================== #
-
-# ruff: noqa: E402
-import zlib
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from django.utils.translation import gettext, ngettext
-
-from cardgames.engines.base import IllegalAction
-from cardgames.engines.chasse import announce_choices
-
 TWO_STEP = True
 SEAT_TEMPLATE = "cardgames/chasse/seat.html"
 PUBLIC_TEMPLATE = "cardgames/chasse/public.html"
@@ -93,13 +86,24 @@ EFFECT_ICONS = {"sleep": "💤", "reverse": "🔄", "skip": "⏭", "again": "�
 MAX_ANNOUNCE_DIGITS = 4
 
 
+REFUSALS: dict[str, Promise] = {
+    "not_your_turn": _("Ce n'est pas ton tour : attends ton tour."),
+    "card_not_in_hand": _("Cette carte n'est pas dans ta main."),
+    "card_not_playable": _("Une carte somme doit être plus petite que le total."),
+    "discard_not_allowed": _("Tu peux jouer une carte : tu ne peux pas la défausser."),
+    "announce_required": _("Annonce le nouveau total."),
+    "announce_invalid": _("Écris le nouveau total avec des chiffres."),
+    "game_over": _("La partie est terminée."),
+}
+
+refusal_message = generic.refusal_wording(REFUSALS)
+
+
 def _int_field(data: Mapping[str, Any], key: str) -> int:
-    raw = data.get(key)
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        return raw
-    if not isinstance(raw, str) or not raw.strip().isdigit() or len(raw.strip()) > 9:
+    number = whole_number(data.get(key))
+    if number is None:
         raise IllegalAction("malformed", f"Bad {key}.")
-    return int(raw.strip())
+    return number
 
 
 def form_to_action(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -115,12 +119,10 @@ def form_to_action(data: Mapping[str, Any]) -> dict[str, Any]:
     raw = data.get("announce")
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return {"type": "play", "card": card, "announce": None}
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        return {"type": "play", "card": card, "announce": raw}
-    text = raw.strip() if isinstance(raw, str) else ""
-    if not text.isdigit() or len(text) > MAX_ANNOUNCE_DIGITS:
+    announce = whole_number(raw, max_digits=MAX_ANNOUNCE_DIGITS)
+    if announce is None:
         raise IllegalAction("announce_invalid", "Digits only.")
-    return {"type": "play", "card": card, "announce": int(text)}
+    return {"type": "play", "card": card, "announce": announce}
 
 
 def card_label(card: Mapping[str, Any] | None) -> str:
@@ -206,7 +208,18 @@ def seat_context(
             "before": view.get("total"),
         }
     last = view.get("last_card")
+    tokens = view.get("tokens") or []
+    counts = view.get("hand_counts") or []
     return {
+        # Each seat's white cards and hand size, for the players' row.
+        "player_extras": [
+            {
+                "tokens": tokens[index] if index < len(tokens) else None,
+                "token_range": range(int(tokens[index] or 0) if index < len(tokens) else 0),
+                "hand_count": counts[index] if index < len(counts) else None,
+            }
+            for index in range(max(len(tokens), len(counts)))
+        ],
         "hand": hand,
         "discard_only": discard_only,
         "panel": panel,
@@ -303,10 +316,11 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
     return rows
 
 
-# =========================================================================== #
-# The tablet screen (issue 5): feedback on the pupil's own announcement, the
-# latest events explained in plain French, and the final ranking.
-# =========================================================================== #
+# --------------------------------------------------------------------------- #
+# The tablet screen: feedback on the pupil's own announcement, the latest events
+# explained in plain French, and the final ranking. A child learns from why a
+# move cost a white card, so every penalty is written out with its arithmetic.
+# --------------------------------------------------------------------------- #
 
 PLAY_EVENTS = ("card_played", "card_discarded")
 

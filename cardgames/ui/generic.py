@@ -7,17 +7,55 @@ input (a forged action is just refused).
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from cardgames.engines.base import IllegalAction
 
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/generic/seat.html"
 PUBLIC_TEMPLATE = "cardgames/generic/public.html"
+
+
+# The runtime's own refusals, the same in every game (a message the server
+# cannot read, an old screen, a paused or finished table...). A game's UI words
+# its engine's codes in its own ``REFUSALS`` and falls back to these.
+RUNTIME_REFUSALS: dict[str, Promise] = {
+    "malformed": gettext_lazy("Ce message n'est pas compris."),
+    "too_big": gettext_lazy("Ce message est beaucoup trop long."),
+    "unknown_kind": gettext_lazy("Cette demande n'existe pas."),
+    "stale": gettext_lazy("Le jeu a changé entre-temps : regarde bien, puis rejoue."),
+    "duplicate": gettext_lazy("Ce coup a déjà été envoyé."),
+    "paused": gettext_lazy("La partie est en pause : attends le signal de ton enseignant."),
+    "finished": gettext_lazy("La partie est terminée."),
+    "not_started": gettext_lazy("La partie n'a pas encore commencé."),
+    "spectator": gettext_lazy("Tu regardes cette table : tu ne peux pas jouer."),
+    "seat_changed": gettext_lazy("Cette place a été donnée à quelqu'un d'autre."),
+}
+# An unknown code: the engine's English message is for developers, never shown
+# to a child.
+DEFAULT_REFUSAL = gettext_lazy("Ce coup n'est pas possible.")
+REFUSALS: dict[str, Promise] = {}
+
+
+def refusal_wording(refusals: Mapping[str, Promise]) -> Callable[[str], str]:
+    """A game UI's ``refusal_message``: its own ``refusals`` first, then the
+    runtime's sentences."""
+    return functools.partial(refusal_message, refusals=refusals)
+
+
+def refusal_message(code: str, refusals: Mapping[str, Promise] | None = None) -> str:
+    """The sentence for a refusal ``code``: the game's wording (``refusals``),
+    else the runtime's, else a generic sentence. Translated at call time."""
+    if refusals is not None and code in refusals:
+        return str(refusals[code])
+    return str(RUNTIME_REFUSALS.get(code, DEFAULT_REFUSAL))
 
 
 def form_to_action(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -83,18 +83,11 @@ REFUSALS: dict[str, Promise] = {
     "respond_first": _("D'abord, dis si tu crois l'annonce d'avant ou si tu doutes."),
     "must_follow": _("Garde le vêtement ou la couleur de l'annonce d'avant."),
     "game_over": _("La partie est terminée."),
-    "malformed": _("Ce message n'est pas compris."),
 }
 
-
-def refusal_message(code: str) -> str:
-    """The sentence for ``code``, without any context (the fallback)."""
-    if code in REFUSALS:
-        return str(REFUSALS[code])
-    fallback = getattr(generic, "refusal_message", None)
-    if fallback is not None:
-        return str(fallback(code))
-    return gettext("Ce coup n'est pas possible.")  # pragma: no cover - generic always has one
+# The sentence for a code without context: ours first, then the runtime's
+# ("malformed", "stale"...).
+refusal_message = generic.refusal_wording(REFUSALS)
 
 
 def _must_follow_text(lang: str, last: Mapping[str, Any]) -> str:

@@ -27,6 +27,7 @@ class TableFactory(factory.django.DjangoModelFactory):
     game = "chasse"
     seed = factory.Sequence(lambda n: 1000 + n)
     label = factory.Sequence(lambda n: f"Table {n}")
+    group_key = factory.Sequence(lambda n: f"test:{n}")
 
 
 class SeatFactory(factory.django.DjangoModelFactory):

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cardgames import engines
-from cardgames.engines.base import BOT_LEVELS
+from cardgames.engines.base import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from cardgames.simulation import simulate
 
 
@@ -18,7 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("game", choices=engines.names())
         parser.add_argument("--games", type=int, default=1000)
         parser.add_argument("--players", type=int, default=4)
-        parser.add_argument("--levels", default="medium", help="comma-separated, one per seat (cycled)")
+        parser.add_argument("--levels", default=DEFAULT_BOT_LEVEL, help="comma-separated, one per seat (cycled)")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--rotate", action="store_true", help="shift the levels by one seat each game")
 

@@ -1,5 +1,5 @@
-"""La Chasse aux Souris: one test per rule of ``shared/rules/chasse-aux-souris.md``,
-then the properties of ``shared/ENGINE_API.md`` for every player count.
+"""La Chasse aux Souris: one test per rule of ``docs/rules/chasse.md``,
+then the properties of ``docs/engine-contract.md`` for every player count.
 
 Positions are built by hand with ``arrange`` so each rule test asserts exactly
 one rule. In the first round a card's id is its index in ``chasse.FACES``.
@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardgames.engines import chasse
@@ -29,13 +30,13 @@ from cardgames.engines.chasse import (
     crossed_ten,
     error_kind,
 )
+from tests.cardgames.engines import properties
+from tests.cardgames.engines.properties import JUNK, OVERSIZED
 
 E = ENGINE
 PLAYER_COUNTS = list(range(E.min_players, E.max_players + 1))
 LEVELS = ("easy", "medium", "hard")
-PROPERTY_SETTINGS = settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY_SETTINGS = properties.property_settings(12)
 
 
 # --------------------------------------------------------------------------- #
@@ -102,11 +103,7 @@ def types(events: list[dict[str, Any]]) -> list[str]:
 
 
 def refused(state: ChasseState, seat: int, action: Any) -> str:
-    before = E.to_json(state)
-    with pytest.raises(IllegalAction) as error:
-        E.apply(state, seat, action)
-    assert E.to_json(state) == before
-    return error.value.code
+    return properties.refused(E, state, seat, action)
 
 
 FILLER = [add(1, 1), add(1, 2), add(1, 3), add(2, 1), add(2, 2), add(2, 3)]
@@ -906,7 +903,7 @@ def test_bot_levels_are_checked() -> None:
 
 
 # --------------------------------------------------------------------------- #
-# Properties of ENGINE_API.md, for every player count.
+# Properties of docs/engine-contract.md, for every player count.
 # --------------------------------------------------------------------------- #
 
 option_sets = st.fixed_dictionaries(
@@ -955,28 +952,12 @@ def random_action(state: ChasseState, rng: random.Random) -> tuple[int, dict[str
     return seat, action
 
 
-def random_game(state: ChasseState, rng: random.Random, steps: int):  # type: ignore[no-untyped-def]
-    """Yield after each random action, for at most ``steps`` actions."""
-    for _ in range(steps):
-        if E.is_over(state):
-            return
-        seat, action = random_action(state, rng)
-        yield seat, action, E.apply(state, seat, action)
+def random_game(state: ChasseState, rng: random.Random, steps: int) -> Iterator[properties.Step]:
+    return properties.random_game(E, state, rng, steps, random_action)
 
 
 def card_ids(data: Any) -> set[int]:
-    """Every id of a card dict anywhere in a JSON-ready structure."""
-    found: set[int] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            if "kind" in item and "id" in item:
-                found.add(item["id"])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+    return properties.card_ids(data, lambda card: "kind" in card and "id" in card)
 
 
 def assert_conserved(state: ChasseState) -> None:
@@ -1071,27 +1052,18 @@ def test_property_4_no_leak(players: int, seed: int, options: dict[str, Any], la
 
 
 def malformed_actions() -> st.SearchStrategy[Any]:
-    junk = st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(),
-        st.floats(allow_nan=False),
-        st.text(max_size=5),
-        st.lists(st.integers(), max_size=3),
-        st.dictionaries(st.text(max_size=3), st.integers(), max_size=3),
-    )
     return st.one_of(
-        junk,
-        st.fixed_dictionaries({"type": st.sampled_from(["play", "discard", "x"]), "card": junk}),
+        JUNK,
+        st.fixed_dictionaries({"type": st.sampled_from(["play", "discard", "x"]), "card": JUNK}),
         st.fixed_dictionaries(
-            {"type": st.just("play"), "card": st.integers(-5, 2000), "announce": junk}
+            {"type": st.just("play"), "card": st.integers(-5, 2000), "announce": JUNK}
         ),
-        st.dictionaries(st.text(max_size=4), junk, min_size=17, max_size=20),
+        OVERSIZED,
     )
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@properties.property_settings(10)
 @given(seed=st.integers(0, 2**32), options=option_sets, late=st.booleans(), data=st.data())
 def test_property_5_rejection_is_clean(
     players: int, seed: int, options: dict[str, Any], late: bool, data: st.DataObject

@@ -1,5 +1,5 @@
-"""Picktura: one test per rule of ``shared/rules/picktura.md``, then the
-properties of ``ENGINE_API.md`` for every player count (2, 3 and 4)."""
+"""Picktura: one test per rule of ``docs/rules/picktura.md``, then the
+properties of ``docs/engine-contract.md`` for every player count (2, 3 and 4)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import json
 import random
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgames.engines import get
@@ -41,6 +41,7 @@ from cardgames.engines.picktura import (
     artwork_of,
     card_json,
 )
+from tests.cardgames.engines import properties
 
 PLAYER_COUNTS = (2, 3, 4)
 OPTION_SETS: tuple[dict[str, bool], ...] = (
@@ -92,11 +93,7 @@ def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 
 def refused(state: PickturaState, seat: int, action: Any) -> str:
-    before = ENGINE.to_json(state)
-    with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, seat, action)
-    assert ENGINE.to_json(state) == before
-    return error.value.code
+    return properties.refused(ENGINE, state, seat, action)
 
 
 # --------------------------------------------------------------------------- #
@@ -729,21 +726,11 @@ def test_game_over_breakdown_lets_pupils_add_up_their_score() -> None:
 # --------------------------------------------------------------------------- #
 
 
-def _cards_in(value: Any) -> Iterator[dict[str, Any]]:
-    """Every card dict inside a JSON value (the one shape ``card_json`` builds)."""
-    if isinstance(value, dict):
-        if set(value) == {"id", "artwork", "quarter", "blank"}:
-            yield value
-        else:
-            for item in value.values():
-                yield from _cards_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _cards_in(item)
-
-
 def _ids(value: Any) -> set[int]:
-    return {card["id"] for card in _cards_in(value)}
+    """Every card in a JSON value (the one shape ``card_json`` builds)."""
+    return properties.card_ids(
+        value, lambda card: set(card) == {"id", "artwork", "quarter", "blank"}
+    )
 
 
 def test_view_shows_the_own_hand_and_the_public_table_only() -> None:
@@ -804,7 +791,7 @@ def test_malformed_actions_are_refused_cleanly(bad: Any) -> None:
 
 
 # --------------------------------------------------------------------------- #
-# Properties (ENGINE_API.md 1-7), for every player count
+# Properties (docs/engine-contract.md 1-7), for every player count
 # --------------------------------------------------------------------------- #
 
 
@@ -855,7 +842,7 @@ def random_game(
 
 
 games = st.tuples(st.integers(0, 2**31), st.integers(0, 2**31), st.sampled_from(OPTION_SETS))
-FAST = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = properties.property_settings(4)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

@@ -1,5 +1,5 @@
-"""Pinocchio: one test per rule of ``shared/rules/pinocchio.md``, then the
-properties of ``shared/ENGINE_API.md`` for every player count.
+"""Pinocchio: one test per rule of ``docs/rules/pinocchio.md``, then the
+properties of ``docs/engine-contract.md`` for every player count.
 
 Positions are built by hand with ``arrange``: a card is named by its face
 (``cid("bonnet", "rouge")``) and each pile lists its cards in drawing order.
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cardgames.engines.base import IllegalAction, play_bots, shared_win
@@ -26,13 +26,13 @@ from cardgames.engines.pinocchio import (
     PinocchioState,
     card_face,
 )
+from tests.cardgames.engines import properties
+from tests.cardgames.engines.properties import JUNK, OVERSIZED
 
 E = ENGINE
 PLAYER_COUNTS = list(range(E.min_players, E.max_players + 1))
 LEVELS = ("easy", "medium", "hard")
-PROPERTY_SETTINGS = settings(
-    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY_SETTINGS = properties.property_settings(6)
 
 Face = tuple[str, str]
 
@@ -91,12 +91,7 @@ def types(events: list[dict[str, Any]]) -> list[str]:
 
 
 def refused(state: PinocchioState, seat: Any, action: Any) -> str:
-    before = E.to_json(state)
-    with pytest.raises(IllegalAction) as error:
-        E.apply(state, seat, action)
-    assert E.to_json(state) == before
-    assert error.value.message
-    return error.value.code
+    return properties.refused(E, state, seat, action)
 
 
 def faces_of(actions: list[dict[str, Any]]) -> set[Face]:
@@ -847,7 +842,7 @@ def test_bot_levels_are_checked() -> None:
 
 
 # --------------------------------------------------------------------------- #
-# Properties of ENGINE_API.md, for every player count.
+# Properties of docs/engine-contract.md, for every player count.
 # --------------------------------------------------------------------------- #
 
 
@@ -859,30 +854,12 @@ def random_action(state: PinocchioState, rng: random.Random) -> tuple[int, dict[
     return seat, dict(rng.choice(legal))
 
 
-def random_game(
-    state: PinocchioState, rng: random.Random, steps: int
-) -> Iterator[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
-    """Yield after each random action, for at most ``steps`` actions."""
-    for _ in range(steps):
-        if E.is_over(state):
-            return
-        seat, action = random_action(state, rng)
-        yield seat, action, E.apply(state, seat, action)
+def random_game(state: PinocchioState, rng: random.Random, steps: int) -> Iterator[properties.Step]:
+    return properties.random_game(E, state, rng, steps, random_action)
 
 
 def card_ids(data: Any) -> set[int]:
-    """Every id of a card dict anywhere in a JSON-ready structure."""
-    found: set[int] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            if set(item) == {"id", "garment", "colour"}:
-                found.add(item["id"])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+    return properties.card_ids(data, lambda card: set(card) == {"id", "garment", "colour"})
 
 
 def assert_conserved(state: PinocchioState) -> None:
@@ -993,23 +970,14 @@ def test_property_4_no_leak(players: int, seed: int) -> None:
 
 
 def malformed_actions() -> st.SearchStrategy[Any]:
-    junk = st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(),
-        st.floats(allow_nan=False),
-        st.text(max_size=5),
-        st.lists(st.integers(), max_size=3),
-        st.dictionaries(st.text(max_size=3), st.integers(), max_size=3),
-    )
     return st.one_of(
-        junk,
-        st.fixed_dictionaries({"type": junk}),
+        JUNK,
+        st.fixed_dictionaries({"type": JUNK}),
         st.fixed_dictionaries(
-            {"type": st.just("announce"), "garment": junk, "colour": st.sampled_from(COLOURS)}
+            {"type": st.just("announce"), "garment": JUNK, "colour": st.sampled_from(COLOURS)}
         ),
         st.fixed_dictionaries(
-            {"type": st.just("announce"), "garment": st.sampled_from(GARMENTS), "colour": junk}
+            {"type": st.just("announce"), "garment": st.sampled_from(GARMENTS), "colour": JUNK}
         ),
         st.fixed_dictionaries({"type": st.sampled_from(["doubt", "believe", "announce", "lay"])}),
         st.fixed_dictionaries(
@@ -1019,12 +987,12 @@ def malformed_actions() -> st.SearchStrategy[Any]:
                 "colour": st.sampled_from(COLOURS),
             }
         ),
-        st.dictionaries(st.text(max_size=4), junk, min_size=17, max_size=20),
+        OVERSIZED,
     )
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@properties.property_settings(10)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 100), data=st.data())
 def test_property_5_rejection_is_clean(
     players: int, seed: int, steps: int, data: st.DataObject

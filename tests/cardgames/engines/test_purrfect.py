@@ -1,5 +1,5 @@
-"""Purrfect: one test per rule of ``shared/rules/purrfect.md``, then the seven
-properties of ``ENGINE_API.md`` (Hypothesis) for every player count, and a
+"""Purrfect: one test per rule of ``docs/rules/purrfect.md``, then the seven
+properties of ``docs/engine-contract.md`` (Hypothesis) for every player count, and a
 state machine that interleaves legal and illegal actions from every seat."""
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from cardgames.engines.purrfect import (
     PurrfectState,
     card_cat,
 )
+from tests.cardgames.engines import properties
 
 PLAYER_COUNTS = range(ENGINE.min_players, ENGINE.max_players + 1)
 # Keys under which a card id may appear in a view or an event; any other key
@@ -46,7 +47,7 @@ KNOWN_KEYS = CARD_KEYS | {
     "can_claim", "offer", "seats", "from", "claimant", "stalled", "best_counts", "paws_gained",
     "ranking",
 }  # fmt: skip
-SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = properties.property_settings(12)
 
 
 # --------------------------------------------------------------------------- #
@@ -80,11 +81,7 @@ def cards_of(state: PurrfectState, seat: int, cat: int, count: int) -> list[int]
 
 
 def refused(state: PurrfectState, seat: Any, action: Any) -> str:
-    before = json.dumps(ENGINE.to_json(state))
-    with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, seat, action)
-    assert json.dumps(ENGINE.to_json(state)) == before
-    return error.value.code
+    return properties.refused(ENGINE, state, seat, action)
 
 
 def card_ids(data: Any) -> list[int]:
@@ -763,7 +760,7 @@ def test_bots_wait_or_act_but_a_table_of_bots_always_has_someone_acting() -> Non
 
 
 # --------------------------------------------------------------------------- #
-# Properties 1-7 (ENGINE_API.md)
+# Properties 1-7 (docs/engine-contract.md)
 # --------------------------------------------------------------------------- #
 
 

@@ -1,0 +1,54 @@
+"""The only code that changes a game, split by subject.
+
+- :mod:`.tables`: a table's life (create, seats, start, pause, resume, end);
+- :mod:`.moves`: the two-step card choice and ``action_submit``;
+- :mod:`.bots`: bot moves and turn timers that fall due;
+- :mod:`.turns`: who a table waits for (one planner for timers and bots);
+- :mod:`.presence`: connected sockets, and closing them;
+- :mod:`.notify`: channel-layer messages and the scheduler hook;
+- :mod:`.errors`: ``ActionRefused`` and its wording.
+
+Every public function takes keyword-only arguments; those that change a
+table's state take its lock first and say so. No module here names a game:
+per-game wording lives in ``cardgames/ui/<game>.py``.
+"""
+
+from cardgames.services.bots import MAX_BOT_MOVES_PER_CALL, bot_turns, table_next_due
+from cardgames.services.errors import ActionRefused, refusal_message
+from cardgames.services.moves import ActionResult, action_submit, card_choice_clear, card_choose
+from cardgames.services.notify import scheduler_register, table_group
+from cardgames.services.presence import seat_presence, tables_close_sockets
+from cardgames.services.tables import (
+    SeatSpec,
+    bot_seat,
+    seat_assign,
+    table_create,
+    table_end,
+    table_pause,
+    table_resume,
+    table_start,
+)
+
+__all__ = [
+    "MAX_BOT_MOVES_PER_CALL",
+    "ActionRefused",
+    "ActionResult",
+    "SeatSpec",
+    "action_submit",
+    "bot_seat",
+    "bot_turns",
+    "card_choice_clear",
+    "card_choose",
+    "refusal_message",
+    "scheduler_register",
+    "seat_assign",
+    "seat_presence",
+    "table_create",
+    "table_end",
+    "table_group",
+    "table_next_due",
+    "table_pause",
+    "table_resume",
+    "table_start",
+    "tables_close_sockets",
+]

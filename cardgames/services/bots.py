@@ -1,0 +1,135 @@
+"""Bots and turn timers: the moves a table owes, played when they fall due.
+
+Nothing here sleeps or schedules: ``bot_turns`` plays what is due now and
+returns when the table next needs a run; the runtime decides when to call it.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from cardgames import engines
+from cardgames.engines.base import BOT_LEVELS, DEFAULT_BOT_LEVEL
+from cardgames.models import GameState, Seat, Table
+from cardgames.services.errors import ActionRefused
+from cardgames.services.moves import action_submit
+from cardgames.services.turns import bot_delay, due_moves, turn_plan
+
+logger = logging.getLogger(__name__)
+
+# How many bot moves one ``bot_turns`` call may play before handing back to the
+# scheduler: a bot-only table with no delay still yields now and then.
+MAX_BOT_MOVES_PER_CALL = 500
+
+
+@dataclass
+class _Pending:
+    """One read of a playing table and the moves it owes now."""
+
+    table: Table
+    game_state: GameState
+    engine: Any
+    state: Any
+    seats: list[Seat]
+    now: datetime
+    due: list[tuple[int, bool]]
+    next_due: datetime | None
+
+
+def _pending_moves(table_id: int) -> _Pending | None:
+    """Read a playing table and the moves due now (bots, timeouts); ``None``
+    when the table is gone, not playing, or over. Shared by ``bot_turns`` and
+    ``table_next_due`` so both judge "due" from the same read."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.status != Table.Status.PLAYING:
+        return None
+    game_state = GameState.objects.filter(table=table).first()
+    if game_state is None:
+        return None
+    engine = engines.get(table.game)
+    state = engine.from_json(game_state.state)
+    if engine.is_over(state):
+        return None
+    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    now = timezone.now()
+    plan = turn_plan(table=table, engine=engine, state=state, seats=seats)
+    due, next_due = due_moves(plan=plan, started=game_state.turn_started_at, now=now)
+    return _Pending(table, game_state, engine, state, seats, now, due, next_due)
+
+
+def _bot_move(*, pending: _Pending, index: int, timed_out: bool) -> bool:
+    """Let seat ``index``'s bot level play its move; ``False`` when it had
+    nothing to play (its think time is then pushed back)."""
+    engine, state, game_state = pending.engine, pending.state, pending.game_state
+    seat = pending.seats[index]
+    legal = engine.legal_actions(state, index)
+    if not legal:
+        return False
+    rng = random.Random(f"{pending.table.seed}:{index}:{game_state.version}")
+    bot = engine.bot(seat.bot_level if seat.bot_level in BOT_LEVELS else DEFAULT_BOT_LEVEL)
+    action = bot(engine.view(state, index), legal, rng, engine.history(state, index))
+    if action is None:
+        Seat.objects.filter(pk=seat.pk).update(next_think_at=pending.now + bot_delay())
+        return False
+    try:
+        action_submit(
+            table=pending.table,
+            seat=index,
+            action=action,
+            version=game_state.version,
+            nonce=f"bot-{game_state.version}-{index}",
+            timed_out=timed_out,
+            by_bot=True,
+        )
+    except ActionRefused as refused:
+        # Another run, or the pupil at the last second, got there first.
+        logger.debug("bot move at table %s refused: %s", pending.table.pk, refused.code)
+    return True
+
+
+def bot_turns(*, table_id: int) -> datetime | None:
+    """Play every bot move that is due at ``table_id``: a bot seat whose think
+    time has come, or a pupil whose turn timer ran out (then the seat's bot level
+    plays for them and the move is flagged ``timed_out``).
+
+    Every move goes through ``action_submit`` (which takes the table lock) with a
+    nonce derived from the version, so two runs racing each other (two workers,
+    a reconnect) apply it once. Returns when the table next needs a run, or
+    ``None``."""
+    for _attempt in range(MAX_BOT_MOVES_PER_CALL):
+        pending = _pending_moves(table_id)
+        if pending is None:
+            return None
+        if not pending.due:
+            return pending.next_due
+        if not any(
+            _bot_move(pending=pending, index=index, timed_out=timed_out)
+            for index, timed_out in pending.due
+        ):
+            return _earliest_think(table_id)
+    return timezone.now()
+
+
+def _earliest_think(table_id: int) -> datetime | None:
+    return (
+        Seat.objects.filter(table_id=table_id, next_think_at__isnull=False)
+        .order_by("next_think_at")
+        .values_list("next_think_at", flat=True)
+        .first()
+    )
+
+
+def table_next_due(*, table_id: int) -> datetime | None:
+    """When the table next needs the scheduler, read from the database only, so
+    any connect after a restart can reschedule a table that waits on a bot.
+    A read: no lock."""
+    pending = _pending_moves(table_id)
+    if pending is None:
+        return None
+    return pending.now if pending.due else pending.next_due

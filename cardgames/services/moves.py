@@ -1,0 +1,333 @@
+"""Moves: the two-step card choice and ``action_submit``, the only way a game
+changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from cardgames import engines
+from cardgames.engines.base import IllegalAction
+from cardgames.models import GameEvent, GameState, Move, Seat, Table
+from cardgames.services.errors import ActionRefused
+from cardgames.services.notify import table_changed
+from cardgames.services.turns import events_record, turn_arm
+from cardgames.signals import actions_applied
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """What an applied move did."""
+
+    table_id: int
+    seat: int
+    version: int
+    events: list[dict[str, Any]]
+    think_ms: int | None
+    compute_ms: int | None
+    timed_out: bool
+    by_bot: bool
+    over: bool
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _refuse_unless_playing(status: str) -> None:
+    """A move needs a table in play: say why not otherwise."""
+    if status == Table.Status.PAUSED:
+        raise ActionRefused("paused")
+    if status == Table.Status.FINISHED:
+        raise ActionRefused("finished")
+    if status == Table.Status.WAITING:
+        raise ActionRefused("not_started")
+
+
+def card_choose(*, table: Table, seat: int, card: Any, version: Any) -> dict[str, Any]:
+    """First half of a two-step move (the pupil taps a card, then says more).
+    Remembers the card and when it was chosen, so ``action_submit`` can split the time into
+    thinking (turn start → card) and computing (card → announcement).
+
+    Nothing of the game changes, so no table lock: a choice on a stale version is
+    simply refused, and the next render shows the fresh hand."""
+    if not _is_int(card) or not _is_int(version):
+        raise ActionRefused("malformed")
+    game_state = GameState.objects.filter(table_id=table.pk).first()
+    fresh = Table.objects.filter(pk=table.pk).values_list("status", flat=True).first()
+    if game_state is None:
+        raise ActionRefused("not_started")
+    _refuse_unless_playing(fresh or Table.Status.FINISHED)
+    engine = engines.get(table.game)
+    state = engine.from_json(game_state.state)
+    if version != game_state.version:
+        raise ActionRefused("stale")
+    view = engine.view(state, seat)
+    if view.get("current_seat") not in (None, seat) and not engine.simultaneous:
+        raise ActionRefused("not_your_turn", game=table.game)
+    if not any(isinstance(c, dict) and c.get("id") == card for c in view.get("hand") or []):
+        raise ActionRefused("card_not_in_hand", game=table.game)
+    choice = {"card": card, "version": version}
+    Seat.objects.filter(table_id=table.pk, index=seat).update(
+        pending_choice=choice, pending_since=timezone.now()
+    )
+    return choice
+
+
+def card_choice_clear(*, table: Table, seat: int) -> None:
+    """The pupil changed their mind: forget the chosen card (the clock keeps
+    running from the first choice of this turn only if they choose again).
+    One UPDATE of the seat's own row: no lock."""
+    Seat.objects.filter(table_id=table.pk, index=seat).update(pending_choice=None)
+
+
+def action_submit(
+    *,
+    table: Table,
+    seat: int,
+    action: dict[str, Any],
+    version: int | None,
+    nonce: str,
+    timed_out: bool = False,
+    by_bot: bool = False,
+    player_key: str | None = None,
+) -> ActionResult:
+    """Apply one move, the only way a game changes. Takes the table lock.
+
+    In one transaction: refuse a paused or finished table, a nonce already seen
+    (a double tap or a replayed message), a stale ``version`` (turn-based games:
+    the child acted on a screen that was out of date), then ``engine.apply``, save
+    the state with a compare-and-set on the version, append the events and the
+    Move with the server-measured timings. On commit: ``actions_applied``, then
+    ``table.changed`` to every consumer of the table, then the next bot/timer is
+    scheduled. ``player_key``, when given, must still own the seat (a teacher may
+    have given it to someone else since the page was drawn)."""
+    if not isinstance(nonce, str) or not 1 <= len(nonce) <= 64:
+        raise ActionRefused("malformed")
+    if version is not None and not _is_int(version):
+        raise ActionRefused("malformed")
+    move = _Move(
+        table_id=table.pk,
+        engine=engines.get(table.game),
+        seat=seat,
+        action=action,
+        version=version,
+        nonce=nonce,
+        timed_out=timed_out,
+        by_bot=by_bot,
+        player_key=player_key,
+    )
+    try:
+        with transaction.atomic():
+            result, on_commit = _move_apply(move=move, game=table.game)
+            transaction.on_commit(on_commit)
+    except IntegrityError as exc:
+        # Two submissions with one nonce raced past the existence check (only
+        # possible without row locks): the unique constraint settles it.
+        raise ActionRefused("duplicate") from exc
+    if result.over:
+        table.status = Table.Status.FINISHED
+    return result
+
+
+@dataclass(frozen=True)
+class _Move:
+    """One submitted move, as ``action_submit`` received it."""
+
+    table_id: int
+    engine: Any
+    seat: int
+    action: dict[str, Any]
+    version: int | None
+    nonce: str
+    timed_out: bool
+    by_bot: bool
+    player_key: str | None
+
+
+def _lock_table(table_id: int) -> Table:
+    """Lock the table row (PostgreSQL); SQLite's IMMEDIATE transactions already
+    serialise writers, and the version compare-and-set guards both."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist as exc:
+        raise ActionRefused("finished") from exc
+
+
+def _acting_seat(*, move: _Move, seats: list[Seat]) -> Seat:
+    """The seat's row, refused if it is not there or has changed hands."""
+    row = next((row for row in seats if row.index == move.seat), None)
+    if row is None:
+        raise ActionRefused("malformed")
+    if move.player_key is not None and row.player_key != move.player_key:
+        raise ActionRefused("seat_changed")
+    return row
+
+
+def _check_fresh(*, move: _Move, current_version: int) -> None:
+    """Refuse a replayed nonce, and (turn-based games) a move made on an old screen.
+    Simultaneous games accept any version: every seat acts on its own."""
+    if Move.objects.filter(table_id=move.table_id, nonce=move.nonce).exists():
+        raise ActionRefused("duplicate")
+    if move.engine.simultaneous:
+        return
+    if move.version is None:
+        raise ActionRefused("malformed")
+    if move.version != current_version:
+        raise ActionRefused("stale")
+
+
+def _ms(delta: timedelta) -> int:
+    return max(0, int(delta.total_seconds() * 1000))
+
+
+def _timings(
+    *, move: _Move, seat_row: Seat, game_state: GameState, now: datetime
+) -> tuple[int | None, int | None]:
+    """Server-measured (think_ms, compute_ms) of a pupil's move: from the turn's
+    start to the chosen card, then to the move; all thinking when no card of this
+    turn was chosen first. Bots are not timed."""
+    started = game_state.turn_started_at
+    if move.by_bot or started is None:
+        return None, None
+    choice = seat_row.pending_choice if isinstance(seat_row.pending_choice, dict) else None
+    since = seat_row.pending_since
+    card = move.action.get("card") if isinstance(move.action, dict) else None
+    if (
+        choice is not None
+        and since is not None
+        and choice.get("version") == game_state.version
+        and choice.get("card") == card
+    ):
+        return _ms(since - started), _ms(now - since)
+    return _ms(now - started), None
+
+
+def _choices_clear(*, table_id: int, seats: list[Seat]) -> None:
+    """A move ends everyone's half-made choice (the hands may have changed)."""
+    if any(row.pending_choice is not None for row in seats):
+        Seat.objects.filter(table_id=table_id, pending_choice__isnull=False).update(
+            pending_choice=None, pending_since=None
+        )
+        for row in seats:
+            row.pending_choice = row.pending_since = None
+
+
+def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], None]]:
+    """``action_submit`` inside its transaction, step by step: lock and check,
+    apply, record, re-arm the turn. Returns the result and what to send once
+    committed."""
+    locked = _lock_table(move.table_id)
+    _refuse_unless_playing(locked.status)
+    engine = move.engine
+    game_state = GameState.objects.select_for_update().get(table_id=move.table_id)
+    # All seats in one read: the acting seat is checked here, and the turn is
+    # re-armed from the same rows below (one query instead of several).
+    seats = list(Seat.objects.select_for_update().filter(table_id=move.table_id).order_by("index"))
+    seat_row = _acting_seat(move=move, seats=seats)
+    _check_fresh(move=move, current_version=game_state.version)
+
+    state = engine.from_json(game_state.state)
+    view_before = engine.view(state, move.seat)
+    try:
+        events = engine.apply(state, move.seat, move.action)
+    except IllegalAction as exc:
+        raise ActionRefused(exc.code, game=game) from exc
+
+    now = timezone.now()
+    think_ms, compute_ms = _move_record(
+        move=move, state=state, game_state=game_state, seat_row=seat_row, events=events, now=now
+    )
+    _choices_clear(table_id=move.table_id, seats=seats)
+    over = engine.is_over(state)
+    if over:
+        locked.status = Table.Status.FINISHED
+        locked.finished_at = now
+        locked.save(update_fields=["status", "finished_at"])
+    next_due = turn_arm(table=locked, engine=engine, state=state, now=now, seats=seats)
+    result = ActionResult(
+        table_id=move.table_id,
+        seat=move.seat,
+        version=game_state.version + 1,
+        events=events,
+        think_ms=think_ms,
+        compute_ms=compute_ms,
+        timed_out=move.timed_out,
+        by_bot=move.by_bot,
+        over=over,
+    )
+    player = seat_row.player_key
+
+    def on_commit() -> None:
+        try:
+            actions_applied.send_robust(
+                sender=Table,
+                table=locked,
+                seat=move.seat,
+                player_key=player,
+                action=move.action,
+                events=events,
+                version=result.version,
+                view_before=view_before,
+                timings={"think_ms": think_ms, "compute_ms": compute_ms},
+                timed_out=move.timed_out,
+                by_bot=move.by_bot,
+            )
+        finally:
+            table_changed(table_id=move.table_id, version=result.version, next_due=next_due)
+
+    return result, on_commit
+
+
+def _move_record(
+    *,
+    move: _Move,
+    state: Any,
+    game_state: GameState,
+    seat_row: Seat,
+    events: list[dict[str, Any]],
+    now: datetime,
+) -> tuple[int | None, int | None]:
+    """Write the applied move: the new state (compare-and-set), its events, and
+    the Move row with its server-measured (think_ms, compute_ms), returned."""
+    new_version = game_state.version + 1
+    _state_save(move=move, state=state, game_state=game_state, now=now)
+    last_seq = GameEvent.objects.filter(table_id=move.table_id).aggregate(m=Max("seq"))["m"]
+    events_record(
+        table_id=move.table_id,
+        first_seq=0 if last_seq is None else last_seq + 1,
+        version=new_version,
+        events=events,
+    )
+    think_ms, compute_ms = _timings(move=move, seat_row=seat_row, game_state=game_state, now=now)
+    Move.objects.create(
+        table_id=move.table_id,
+        seat=move.seat,
+        version=new_version,
+        nonce=move.nonce,
+        action=move.action,
+        by_bot=move.by_bot,
+        timed_out=move.timed_out,
+        think_ms=think_ms,
+        compute_ms=compute_ms,
+    )
+    return think_ms, compute_ms
+
+
+def _state_save(*, move: _Move, state: Any, game_state: GameState, now: datetime) -> None:
+    """The compare-and-set: whatever the database's locking, only one writer
+    turns version v into v + 1; the loser is told its screen was stale."""
+    updated = GameState.objects.filter(table_id=move.table_id, version=game_state.version).update(
+        state=move.engine.to_json(state),
+        version=game_state.version + 1,
+        turn_started_at=now,
+        updated_at=now,
+    )
+    if updated != 1:
+        raise ActionRefused("stale")
