@@ -67,11 +67,23 @@ CHOICE_LABELS: dict[str, dict[str, Promise]] = {
 # (picture, sentence): a picture is a static path or an emoji.
 HOW_TO_PLAY: list[tuple[str, Promise]] = [
     ("img/pinocchio/back.svg", _("Tu prends la carte du dessus de ta pile. Toi seul la vois.")),
-    ("🗣", _("Pose-la face cachée et annonce un vêtement : garde le vêtement ou la couleur de l'annonce d'avant.")),
-    ("🤔", _("Avant, dis si tu crois l'annonce d'avant, ou si tu doutes : la carte est alors retournée.")),
+    (
+        "🗣",
+        _(
+            "Pose-la face cachée et annonce un vêtement : garde le vêtement ou la couleur de l'annonce d'avant."
+        ),
+    ),
+    (
+        "🤔",
+        _(
+            "Avant, dis si tu crois l'annonce d'avant, ou si tu doutes : la carte est alors retournée."
+        ),
+    ),
     (
         "img/pinocchio/nose-long.svg",
-        _("Un menteur découvert prend un nez. Si la carte disait vrai, c'est celui qui a douté qui le prend."),
+        _(
+            "Un menteur découvert prend un nez. Si la carte disait vrai, c'est celui qui a douté qui le prend."
+        ),
     ),
     ("🏆", _("Quand les piles sont vides, celui qui a le moins de nez gagne.")),
 ]
@@ -91,9 +103,9 @@ refusal_message = generic.refusal_wording(REFUSALS)
 
 
 def _must_follow_text(lang: str, last: Mapping[str, Any]) -> str:
-    return gettext("Tu dois garder le vêtement ou la couleur de l'annonce d'avant : « %(phrase)s ».") % {
-        "phrase": phrase(lang, str(last["garment"]), str(last["colour"]))
-    }
+    return gettext(
+        "Tu dois garder le vêtement ou la couleur de l'annonce d'avant : « %(phrase)s »."
+    ) % {"phrase": phrase(lang, str(last["garment"]), str(last["colour"]))}
 
 
 def _language(view: Mapping[str, Any]) -> str:
@@ -208,7 +220,9 @@ def seat_context(
     forced_lie = False
     if can_announce:
         allowed = set(
-            allowed_faces(None if to_follow is None else (to_follow["garment"], to_follow["colour"]))
+            allowed_faces(
+                None if to_follow is None else (to_follow["garment"], to_follow["colour"])
+            )
         )
         why = _must_follow_text(lang, to_follow) if to_follow is not None else ""
         for garment, colour in ALL_FACES:
@@ -277,10 +291,8 @@ def seat_context(
 
 
 # ---------------------------------------------------------------- sentences
-def _verdict(
-    event: Mapping[str, Any], lang: str, seat_names: Sequence[str], me: int | None
-) -> str:
-    """"C'était bien un bonnet rouge : Léo prend un nez." / "C'était une chemise
+def _verdict(event: Mapping[str, Any], lang: str, seat_names: Sequence[str], me: int | None) -> str:
+    """ "C'était bien un bonnet rouge : Léo prend un nez." / "C'était une chemise
     jaune : Inès a menti et prend un nez." (with "tu" for the seat's own part)."""
     card = event.get("card") or {}
     words = phrase(lang, str(card.get("garment")), str(card.get("colour")))
@@ -316,7 +328,9 @@ def explain(
             text = (
                 gettext("Tu annonces librement : « %(card)s ». Personne ne peut en douter.")
                 if you
-                else gettext("%(name)s annonce librement : « %(card)s ». Personne ne peut en douter.")
+                else gettext(
+                    "%(name)s annonce librement : « %(card)s ». Personne ne peut en douter."
+                )
             )
         else:
             text = (
@@ -411,7 +425,9 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         ),
         (
             gettext("Au tour de"),
-            _name(seat_names, current) if current is not None else gettext("personne (partie finie)"),
+            _name(seat_names, current)
+            if current is not None
+            else gettext("personne (partie finie)"),
         ),
         (
             gettext("Nez"),

@@ -134,7 +134,7 @@ async def test_a_doubt_turns_the_card_over_on_every_screen_only_then() -> None:
         assert "pn-reveal" in html
     assert "a menti et prend un nez" in zoe.messages[-1]
     assert "tu as menti et tu prends un nez" in ines.messages[-1]
-    engine, state, _, _ = await table_state(table.pk)
+    _, state, _, _ = await table_state(table.pk)
     assert state.noses == [1, 0, 0]
     for tablet in (ines, leo, zoe):
         await tablet.close()
@@ -155,8 +155,16 @@ async def test_refusals_change_nothing_and_say_why() -> None:
     assert "crois" in notice_of(await leo.receive())
     await ines.send(_form({"type": "doubt"}, version + 1))
     assert "pas ton tour" in notice_of(await ines.receive_until("table-notice"))
-    await leo.send({"kind": "act", "move": "announce", "garment": "Hut", "colour": "bleu",
-                    "version": str(version + 1), "nonce": nonce()})
+    await leo.send(
+        {
+            "kind": "act",
+            "move": "announce",
+            "garment": "Hut",
+            "colour": "bleu",
+            "version": str(version + 1),
+            "nonce": nonce(),
+        }
+    )
     assert "pas compris" in notice_of(await leo.receive())
     # Léo believes; the announcement he must follow is named in the table's words.
     await leo.send(_form({"type": "believe"}, version + 1))

@@ -1,8 +1,8 @@
 """Pinocchio in a real browser: a French class practising German words.
 
 The teacher opens a Pinocchio session with ``words_language = de`` (interface
-in French), three pupils join on tablets (two portrait 768×1024, one landscape
-1024×768) and are grouped with one robot. They play to the end by tapping:
+in French), three pupils join on tablets (two portrait 768x1024, one landscape
+1024x768) and are grouped with one robot. They play to the end by tapping:
 a forced lie, a chosen lie, a right doubt, a wrong doubt, beliefs; a greyed
 announcement tapped says why. The noses on screen match the engine's.
 
@@ -21,7 +21,9 @@ from tests.e2e.test_play_chasse import CLASS_NAME, _join, _session, _teacher
 
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
-GERMAN = re.compile(r"\b(eine?|rote[rs]?|blaue[rs]?|gelbe[rs]?|Mütze|Fliege|Hemd|Hose|Holzschuhe)\b")
+GERMAN = re.compile(
+    r"\b(eine?|rote[rs]?|blaue[rs]?|gelbe[rs]?|Mütze|Fliege|Hemd|Hose|Holzschuhe)\b"
+)
 
 START = """
 from classroom import services
@@ -124,7 +126,9 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
             if player.page.locator(".pn-reveal.is-lie, .pn-reveal.is-true").count():
                 _shot(player, screenshots, "reveal", taken)
     assert players[0].page.locator(".pn-ranking").count(), "the game never ended"
-    assert {"forced_lie", "chosen_lie", "right_doubt", "wrong_doubt", "believe", "why"} <= done, done
+    assert {"forced_lie", "chosen_lie", "right_doubt", "wrong_doubt", "believe", "why"} <= done, (
+        done
+    )
 
     # The noses on every screen are the engine's.
     noses = json.loads(
@@ -143,7 +147,9 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
             row = player.page.locator(f'.pn-ranking .cg-rank[data-seat="{seat}"]')
             assert f"{count} nez" in row.inner_text()
         _shot(player, screenshots, "end", taken)
-        player.page.screenshot(path=str(screenshots / f"pinocchio-end-full-{player.name}.png"), full_page=True)
+        player.page.screenshot(
+            path=str(screenshots / f"pinocchio-end-full-{player.name}.png"), full_page=True
+        )
 
     # The teacher: the table's public view (projector) and the monitor.
     watch = teacher.new_page()
@@ -166,7 +172,9 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     teacher.close()
 
 
-def _judge(player: Player, previous: Player | None, done: set[str], shots: Path, taken: set[str]) -> bool:
+def _judge(
+    player: Player, previous: Player | None, done: set[str], shots: Path, taken: set[str]
+) -> bool:
     """Doubt or believe, on purpose: the test knows the truth of a pupil's
     announcement it made itself, so it doubts a lie (right) and a truth (wrong)
     once each, and believes otherwise."""
@@ -184,9 +192,11 @@ def _judge(player: Player, previous: Player | None, done: set[str], shots: Path,
         move, done_as = "doubt", "wrong_doubt"
     else:
         move, done_as = "believe", "believe"
-    main.locator(f'.pn-{move}').click()
+    main.locator(f".pn-{move}").click()
     page.wait_for_function(
-        "v => document.querySelector('#table-main').dataset.version !== v", arg=version, timeout=10_000
+        "v => document.querySelector('#table-main').dataset.version !== v",
+        arg=version,
+        timeout=10_000,
     )
     if move == "doubt":
         reveal = page.locator(".pn-reveal")
@@ -215,7 +225,9 @@ def _announce(player: Player, done: set[str], shots: Path, taken: set[str]) -> b
         # A greyed choice says why when tapped.
         forbidden.first.click(force=True)  # aria-disabled: Playwright waits, a finger does not
         hint = main.locator("[data-pn-hint]")
-        page.wait_for_function("() => document.querySelector('[data-pn-hint]').textContent.length > 0")
+        page.wait_for_function(
+            "() => document.querySelector('[data-pn-hint]').textContent.length > 0"
+        )
         assert "Tu dois garder le vêtement ou la couleur" in hint.inner_text()
         assert GERMAN.search(hint.inner_text())
         _shot(player, shots, "why", taken)
@@ -236,7 +248,9 @@ def _announce(player: Player, done: set[str], shots: Path, taken: set[str]) -> b
     free_and_safe = "Personne ne pourra en douter" in main.inner_text()
     choice.click()
     page.wait_for_function(
-        "v => document.querySelector('#table-main').dataset.version !== v", arg=version, timeout=10_000
+        "v => document.querySelector('#table-main').dataset.version !== v",
+        arg=version,
+        timeout=10_000,
     )
     player.last_lied = None if free_and_safe else lied
     done.add(done_as)
@@ -290,10 +304,14 @@ def test_six_names_stay_whole_on_a_portrait_tablet(
     )
     _start_session(page, server, class_id)
     demo = _session(server)
-    table_id = json.loads(server.shell(SIX.format(session=demo["session"], names=LONG_NAMES)).splitlines()[-1])
+    table_id = json.loads(
+        server.shell(SIX.format(session=demo["session"], names=LONG_NAMES)).splitlines()[-1]
+    )
     for name, viewport in (("768x1024", PORTRAIT), ("1024x768", LANDSCAPE)):
         tablet = teacher.browser.new_context(
-            viewport=viewport, locale="fr-FR", reduced_motion="reduce",
+            viewport=viewport,
+            locale="fr-FR",
+            reduced_motion="reduce",
             storage_state=teacher.storage_state(),
         ).new_page()
         tablet.goto(f"{server.url}/table/{table_id}/")
@@ -304,7 +322,7 @@ def test_six_names_stay_whole_on_a_portrait_tablet(
             box = names.nth(i)
             assert box.evaluate(WHOLE_WORDS), f"{box.inner_text()!r} is cut or broken in {name}"
         text = tablet.locator(".pn-players").inner_text()
-        for full in LONG_NAMES + ["Robot Pomme 3"]:
+        for full in [*LONG_NAMES, "Robot Pomme 3"]:
             assert full in text
         tablet.screenshot(path=str(screenshots / f"pinocchio-six-seats-{name}.png"))
         tablet.context.close()
