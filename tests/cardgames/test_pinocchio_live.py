@@ -113,7 +113,7 @@ async def test_a_doubt_turns_the_card_over_on_every_screen_only_then() -> None:
         game="pinocchio", pupils=3, bots=0, options={"words_language": "fr"}, seed=12
     )
     ines, leo, zoe = await _tablets(table.pk, ["pupil:1", "pupil:2", "pupil:3"])
-    engine, state, version, _ = await table_state(table.pk)
+    _, state, version, _ = await table_state(table.pk)
     card = _key(state.drawn)
     garment, colour = card_face(state.drawn)
     lie = next(c for c in ("rouge", "bleu", "jaune") if c != colour)
