@@ -10,7 +10,7 @@ Two kinds of people:
 - a **teacher** is an authenticated user, and owns their classes and all that
   hangs off them (pupils, sessions, groups, tablets);
 - a **pupil** is an anonymous browser session that went through the join flow:
-  ``session["player_key"]`` (``"pupil:<id>"``), ``session["pupil_id"]`` and
+  ``session["player_key"]`` (``classroom.keys.pupil_key``), ``session["pupil_id"]`` and
   ``session["class_session_id"]``; valid only while that class session is open.
 """
 
@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from cardgames.access import TableAccess
 from cardgames.models import Table
+from cardgames.parsing import whole_number
+from classroom.keys import session_id_from_key
 from classroom.models import (
     ClassSession,
     ParentLink,
@@ -36,48 +39,42 @@ from classroom.models import (
 
 NOT_FOUND = "Not found."
 
+M = TypeVar("M", bound=Model)
+
 
 def _is_teacher(user: Any) -> bool:
     return user is not None and bool(getattr(user, "is_authenticated", False))
 
 
 def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+    return whole_number(value, max_digits=18)
+
+
+def _owned(user: Any, obj_id: Any, queryset: QuerySet[M], owner: str) -> M:
+    """The object ``obj_id`` of ``queryset`` whose ``owner`` lookup is ``user``,
+    or the one 404 for missing, foreign and malformed alike."""
+    pk = _int(obj_id)
+    if not _is_teacher(user) or pk is None:
+        raise Http404(NOT_FOUND)
+    found = queryset.filter(pk=pk, **{owner: user}).first()
+    if found is None:
+        raise Http404(NOT_FOUND)
+    return found
 
 
 # ------------------------------------------------------------------ teacher side
 def access_class(user: Any, class_id: Any) -> SchoolClass:
-    if not _is_teacher(user) or _int(class_id) is None:
-        raise Http404(NOT_FOUND)
-    try:
-        return SchoolClass.objects.get(pk=_int(class_id), teacher=user)
-    except SchoolClass.DoesNotExist:
-        raise Http404(NOT_FOUND) from None
+    return _owned(user, class_id, SchoolClass.objects.all(), "teacher")
 
 
 def access_pupil(user: Any, pupil_id: Any) -> Pupil:
-    if not _is_teacher(user) or _int(pupil_id) is None:
-        raise Http404(NOT_FOUND)
-    try:
-        return Pupil.objects.select_related("school_class").get(
-            pk=_int(pupil_id), school_class__teacher=user
-        )
-    except Pupil.DoesNotExist:
-        raise Http404(NOT_FOUND) from None
+    pupils = Pupil.objects.select_related("school_class")
+    return _owned(user, pupil_id, pupils, "school_class__teacher")
 
 
 def access_session(user: Any, session_id: Any) -> ClassSession:
-    if not _is_teacher(user) or _int(session_id) is None:
-        raise Http404(NOT_FOUND)
-    try:
-        return ClassSession.objects.select_related("school_class").get(
-            pk=_int(session_id), school_class__teacher=user
-        )
-    except ClassSession.DoesNotExist:
-        raise Http404(NOT_FOUND) from None
+    sessions = ClassSession.objects.select_related("school_class")
+    return _owned(user, session_id, sessions, "school_class__teacher")
 
 
 def access_open_session(user: Any, session_id: Any) -> ClassSession:
@@ -89,33 +86,37 @@ def access_open_session(user: Any, session_id: Any) -> ClassSession:
 
 
 def access_group(user: Any, group_id: Any) -> SessionGroup:
-    if not _is_teacher(user) or _int(group_id) is None:
-        raise Http404(NOT_FOUND)
-    try:
-        return SessionGroup.objects.select_related("class_session__school_class").get(
-            pk=_int(group_id), class_session__school_class__teacher=user
-        )
-    except SessionGroup.DoesNotExist:
-        raise Http404(NOT_FOUND) from None
+    """A table of one of the teacher's sessions, on the grouping board."""
+    groups = SessionGroup.objects.select_related("class_session__school_class")
+    return _owned(user, group_id, groups, "class_session__school_class__teacher")
 
 
 def access_login(user: Any, login_id: Any) -> TabletLogin:
-    if not _is_teacher(user) or _int(login_id) is None:
-        raise Http404(NOT_FOUND)
-    try:
-        return TabletLogin.objects.select_related("class_session", "pupil").get(
-            pk=_int(login_id), class_session__school_class__teacher=user
-        )
-    except TabletLogin.DoesNotExist:
-        raise Http404(NOT_FOUND) from None
+    """A signed-in tablet of one of the teacher's sessions (to sign it out)."""
+    logins = TabletLogin.objects.select_related("class_session", "pupil")
+    return _owned(user, login_id, logins, "class_session__school_class__teacher")
 
 
 def access_session_pupil(class_session: ClassSession, pupil_id: Any) -> Pupil:
     """A pupil of the session's class (the teacher already passed ``access_session``)."""
-    try:
-        return Pupil.objects.get(pk=_int(pupil_id), school_class_id=class_session.school_class_id)
-    except (Pupil.DoesNotExist, ValueError, TypeError):
-        raise Http404(NOT_FOUND) from None
+    pk = _int(pupil_id)
+    pupil = (
+        Pupil.objects.filter(pk=pk, school_class_id=class_session.school_class_id).first()
+        if pk is not None
+        else None
+    )
+    if pupil is None:
+        raise Http404(NOT_FOUND)
+    return pupil
+
+
+def access_practice_class(link_token: str) -> SchoolClass:
+    """The class of a printed link, if it allows solo practice. A wrong link and
+    a class without practice give the same 404."""
+    school_class = SchoolClass.objects.filter(link_token=link_token).first()
+    if school_class is None or not school_class.practice_allowed:
+        raise Http404(NOT_FOUND)
+    return school_class
 
 
 # ------------------------------------------------------------------ pupil side
@@ -174,8 +175,7 @@ def logged_pupil(session: Mapping[str, Any]) -> PupilLogin | None:
 
 # ------------------------------------------------------------------ tables
 def session_id_of_table(table: Table) -> int | None:
-    prefix, _sep, rest = table.group_key.partition(":")
-    return _int(rest) if prefix == "session" else None
+    return session_id_from_key(table.group_key)
 
 
 def table_access(
@@ -211,25 +211,11 @@ def table_access(
     return TableAccess(seat=index, is_teacher=False, steers=login.class_session.practice)
 
 
-def access_table_for_teacher(user: Any, table_id: Any) -> Table:
-    """A table of one of the teacher's sessions."""
-    table = Table.objects.filter(pk=_int(table_id)).first() if _int(table_id) is not None else None
-    if table is None or table_access(user=user, session=None, table=table) is None:
-        raise Http404(NOT_FOUND)
-    return table
-
-
 # ------------------------------------------------------------------ parent links
 def access_parent_link(user: Any, link_id: Any) -> ParentLink:
     """A parent link of one of the teacher's pupils (to revoke it, print it)."""
-    if not _is_teacher(user) or _int(link_id) is None:
-        raise Http404(NOT_FOUND)
-    try:
-        return ParentLink.objects.select_related("pupil__school_class").get(
-            pk=_int(link_id), pupil__school_class__teacher=user
-        )
-    except ParentLink.DoesNotExist:
-        raise Http404(NOT_FOUND) from None
+    links = ParentLink.objects.select_related("pupil__school_class")
+    return _owned(user, link_id, links, "pupil__school_class__teacher")
 
 
 def parent_link_is_live(link: ParentLink | None) -> bool:

@@ -6,7 +6,8 @@ default output still points at a tooltip script on a CDN and carries an inline
 config script; both are removed here (``js=()`` and :func:`_accessible`), so
 the markup is inert SVG that can be inlined in a page.
 
-Accessibility (issue 6 § 6):
+Accessibility (a teacher may read the report on a projector, a parent on a
+phone, either with a screen reader):
 
 * every SVG has ``role="img"``, a ``<title>`` and a ``<desc>`` that says what
   the chart shows in words, referenced by ``aria-labelledby``;
@@ -38,8 +39,6 @@ PALETTE: tuple[str, ...] = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00
 MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
 DASHES: tuple[str | None, ...] = (None, "12, 6", "3, 5", "12, 4, 3, 4")
 DASH_NAMES: tuple[str, ...] = ("solid", "dashed", "dotted", "dash-dot")
-
-SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 @dataclass(frozen=True, slots=True)

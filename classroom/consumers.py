@@ -1,4 +1,5 @@
-"""Live classroom pages over websockets: the projector's list and the lobby.
+"""Live classroom pages over websockets: the projector, the lobby and the
+teacher's monitor.
 
 Each consumer receives only "something changed" from the channel layer and
 renders *its own* HTML from the database, so nothing lives only in a
@@ -11,54 +12,89 @@ closed exactly like one to a missing session.
 
 from __future__ import annotations
 
+import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from cardgames import engines
+from cardgames import services as cardgames_services
 from classroom import access, selectors, services
+from classroom.models import ClassSession
 from classroom.pictures import avatar_url
+from classroom.selectors.monitor import (
+    free_pupils,
+    monitor_context,
+    session_tables,
+    table_card_context,
+)
+from classroom.services.monitor import MonitorRefused, monitor_act
+
+logger = logging.getLogger(__name__)
 
 
-class ProjectorConsumer(AsyncWebsocketConsumer):
-    """``ws/projector/<session_id>/``: the class session's joined pupils, for the
-    projector, and (``?view=teacher``) the tablets, locks and grouping board
-    for the teacher's session page. Teacher of that class only."""
+class _LivePage(AsyncWebsocketConsumer):
+    """A page that listens to one channel group and, on each event, redraws
+    itself from the database. What the client sends is ignored."""
 
     group_name = ""
 
+    def _group(self) -> str | None:
+        """The group to join, or ``None`` to close the socket (runs in a thread)."""
+        raise NotImplementedError
+
+    def _render(self) -> str:
+        raise NotImplementedError
+
     async def connect(self) -> None:
-        session_id = self.scope["url_route"]["kwargs"]["session_id"]
-        query = parse_qs(self.scope.get("query_string", b"").decode())
-        self.teacher_view = query.get("view") == ["teacher"]
-        self.session_id = await database_sync_to_async(self._authorise)(session_id)
-        if self.session_id is None:
+        group = await database_sync_to_async(self._group)()
+        if group is None:
             await self.close()
             return
-        self.group_name = services.projector_group(self.session_id)
+        self.group_name = group
         await self.channel_layer.group_add(self.group_name, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    def _authorise(self, session_id: Any) -> int | None:
-        try:
-            return access.access_session(self.scope.get("user"), session_id).pk
-        except Http404:
-            return None
+        await self.redraw()
 
     async def disconnect(self, code: int) -> None:
         if self.group_name:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The projector only listens; whatever a client sends is ignored."""
+        """These pages only listen."""
 
-    async def pupils_changed(self, event: dict[str, Any]) -> None:
+    async def redraw(self, event: dict[str, Any] | None = None) -> None:
         await self.send(text_data=await database_sync_to_async(self._render)())
+
+
+class ProjectorConsumer(_LivePage):
+    """``ws/projector/<session_id>/``: the class session's joined pupils, for the
+    projector, and (``?view=teacher``) the tablets, locks and grouping board
+    for the teacher's session page. Teacher of that class only."""
+
+    session_id: int
+
+    def _group(self) -> str | None:
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        self.teacher_view = query.get("view") == ["teacher"]
+        try:
+            class_session = access.access_session(
+                self.scope.get("user"), self.scope["url_route"]["kwargs"]["session_id"]
+            )
+        except Http404:
+            return None
+        self.session_id = class_session.pk
+        return services.projector_group(class_session.pk)
+
+    pupils_changed = _LivePage.redraw
 
     def _render(self) -> str:
         try:
@@ -84,43 +120,17 @@ class ProjectorConsumer(AsyncWebsocketConsumer):
         return html
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(_LivePage):
     """``ws/lobby/``: a signed-in pupil waits for their table. When it starts
     (or the session ends) the page is sent an element that asks
     ``/lobby/where/``, whose ``HX-Redirect`` moves the tablet on."""
 
-    group_name = ""
-
-    async def connect(self) -> None:
-        found = await database_sync_to_async(self._login)()
-        if found is None:
-            await self.close()
-            return
-        self.group_name = services.lobby_group(found)
-        await self.channel_layer.group_add(self.group_name, self.channel_name)
-        await self.accept()
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    def _login(self) -> int | None:
+    def _group(self) -> str | None:
         session = self.scope.get("session")
         login = access.logged_pupil(session) if session is not None else None
-        return login.class_session.pk if login else None
+        return services.lobby_group(login.class_session.pk) if login else None
 
-    async def disconnect(self, code: int) -> None:
-        if self.group_name:
-            await self.channel_layer.group_discard(self.group_name, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Nothing to say from a lobby."""
-
-    async def tables_started(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    async def groups_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render)())
-
-    async def session_ended(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(self._render)())
+    tables_started = groups_changed = session_ended = _LivePage.redraw
 
     def _render(self) -> str:
         session = self.scope.get("session")
@@ -133,3 +143,129 @@ class LobbyConsumer(AsyncWebsocketConsumer):
                 class_session=login.class_session, pupil=login.pupil
             )
         return render_to_string("classroom/join/_lobby_status.html", context)
+
+
+# ------------------------------------------------------------------ the teacher's monitor
+def render_table_card(table_id: int, class_session: ClassSession, *, oob: bool = True) -> str:
+    context = table_card_context(table_id, class_session)
+    if context is None:
+        return ""
+    context.update(oob=oob, class_session=class_session, free=free_pupils(class_session))
+    return render_to_string("classroom/monitor/_table.html", context)
+
+
+def render_board(class_session: ClassSession, notice: str = "") -> str:
+    context = monitor_context(class_session)
+    context.update(oob=True, notice=notice)
+    return render_to_string("classroom/monitor/_board.html", context)
+
+
+class MonitorConsumer(AsyncWebsocketConsumer):
+    """``ws/teacher/sessions/<session_id>/monitor/``: the teacher's live board."""
+
+    session_id: int
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        self.groups_joined = []
+        class_session = await database_sync_to_async(self._session)()
+        if class_session is None:
+            await self.close()
+            return
+        await self._join_groups(class_session)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(render_board)(class_session))
+
+    def _session(self) -> ClassSession | None:
+        try:
+            return access.access_session(self.scope.get("user"), self.session_id)
+        except Http404:
+            return None
+
+    async def _join_groups(self, class_session: ClassSession) -> None:
+        tables = await database_sync_to_async(session_tables)(class_session)
+        wanted = [cardgames_services.table_group(t.pk) for t in tables]
+        wanted += [
+            services.projector_group(class_session.pk),
+            services.lobby_group(class_session.pk),
+        ]
+        for group in wanted:
+            if group not in self.groups_joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.groups_joined.append(group)
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        html = ""
+        try:
+            if text_data is None or len(text_data) > settings.WS_MAX_MESSAGE_BYTES:
+                raise MonitorRefused(_("Cette demande n'est pas comprise."))
+            try:
+                data = json.loads(text_data)
+            except ValueError as exc:
+                raise MonitorRefused(_("Cette demande n'est pas comprise.")) from exc
+            if not isinstance(data, dict):
+                raise MonitorRefused(_("Cette demande n'est pas comprise."))
+            html = await database_sync_to_async(self._act)(data)
+        except MonitorRefused as refused:
+            html = render_to_string(
+                "classroom/monitor/_notice.html", {"notice": refused.message, "oob": True}
+            )
+        except Exception:
+            logger.exception("monitor %s: command failed", self.session_id)
+            html = render_to_string(
+                "classroom/monitor/_notice.html",
+                {"notice": _("Oups, cela n'a pas marché. Réessayez."), "oob": True},
+            )
+        if html:
+            await self.send(text_data=html)
+
+    def _act(self, data: dict[str, Any]) -> str:
+        class_session = self._session()
+        if class_session is None:
+            raise MonitorRefused(_("Cette séance n'existe pas."))
+        monitor_act(class_session=class_session, data=data)
+        # The changed table redraws itself when cardgames announces it; the
+        # notice line is cleared now.
+        if data.get("kind") == "end_session":
+            class_session.refresh_from_db()
+            return render_board(class_session)
+        return render_to_string("classroom/monitor/_notice.html", {"notice": "", "oob": True})
+
+    def _card(self, table_id: int) -> str:
+        class_session = self._session()
+        if class_session is None:
+            return ""
+        return render_table_card(table_id, class_session)
+
+    async def _redraw_table(self, event: dict[str, Any]) -> None:
+        table_id = event.get("table_id")
+        if isinstance(table_id, int):
+            html = await database_sync_to_async(self._card)(table_id)
+            if html:
+                await self.send(text_data=html)
+
+    # cardgames' events: one table changed.
+    table_changed = table_presence = table_seats_changed = _redraw_table
+
+    async def table_close(self, event: dict[str, Any]) -> None:
+        """The pupils' sockets close; the monitor stays."""
+
+    async def _redraw_all(self, event: dict[str, Any]) -> None:
+        class_session = await database_sync_to_async(self._session)()
+        if class_session is None:
+            await self.close()
+            return
+        await self._join_groups(class_session)
+        await self.send(text_data=await database_sync_to_async(render_board)(class_session))
+
+    # classroom's own events: pupils joined, tables started, session ended.
+    pupils_changed = tables_started = session_ended = _redraw_all
+
+
+# Engines are loaded once here, so the first monitor page does not pay for discovery.
+engines.names()

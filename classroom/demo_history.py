@@ -1,7 +1,7 @@
 # ruff: noqa: RUF002
 """Realistic learning history for the demo class and the reports benchmark.
 
-The reports must "look real on first run" (issue 6 § 8), so the history comes
+A teacher trying the app must see reports that look real on first run, so the history comes
 from real Chasse games played by the real engine (``cardgames.engines``), not
 from random numbers: totals, hands, penalties, ``crossed_ten``, ``avoidable``
 and ``error_kind`` are exactly what the live game would record. Only the

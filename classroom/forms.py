@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cardgames import engines
-from cardgames.engines.base import BOT_LEVELS
+from cardgames.ui import bot_level_choices
 from classroom.models import Level, SchoolClass
 from classroom.pictures import AVATARS
 
@@ -180,35 +183,55 @@ class OptionsForm(forms.Form):
         return data
 
 
-class JoinCodeForm(forms.Form):
-    code = forms.CharField(
-        label=_("Code de la séance"),
-        min_length=6,
-        max_length=12,
-        widget=forms.TextInput(
-            attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9 ]*"}
-        ),
-    )
-
-    def clean_code(self) -> str:
-        code = "".join(ch for ch in self.cleaned_data["code"] if ch.isdigit())
-        if len(code) != 6:
-            raise forms.ValidationError(_("Le code a 6 chiffres."))
-        return code
-
-
 class GroupSizeForm(forms.Form):
     size = forms.IntegerField(min_value=1, max_value=10)
-
-
-BOT_LEVEL_LABELS = {"easy": _("facile"), "medium": _("moyen"), "hard": _("fort")}
 
 
 class BotsForm(forms.Form):
     level = forms.ChoiceField(
         label=_("Robots"),
         required=False,
-        choices=[("", _("Pas de robot"))]
-        + [(lvl, BOT_LEVEL_LABELS.get(lvl, lvl)) for lvl in BOT_LEVELS],
+        choices=lambda: [("", _("Pas de robot")), *bot_level_choices()],
     )
     size = forms.IntegerField(label=_("Places"), min_value=1, max_value=10)
+
+
+class ReportFilterForm(forms.Form):
+    """The period of the class report: a date range, or one session."""
+
+    date_from = forms.DateField(
+        label=gettext_lazy("Du"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=gettext_lazy("Au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    session = forms.TypedChoiceField(
+        label=gettext_lazy("ou une séance"), required=False, coerce=int, empty_value=None
+    )
+
+    def __init__(self, *args: Any, sessions: Iterable[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        tz = timezone.get_current_timezone()
+        self.fields["session"].choices = [("", _("Toutes les séances de la période"))] + [
+            (s.pk, s.started_at.astimezone(tz).strftime("%d/%m/%Y %H:%M")) for s in sessions
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", _("La date de fin doit suivre la date de début."))
+        return data
+
+
+EXPIRY_CHOICES = (
+    (30, gettext_lazy("1 mois")),
+    (90, gettext_lazy("3 mois")),
+    (365, gettext_lazy("1 an")),
+)
+
+
+class ParentLinkForm(forms.Form):
+    expires_in_days = forms.TypedChoiceField(
+        label=gettext_lazy("Valable"), choices=EXPIRY_CHOICES, coerce=int, initial=365
+    )

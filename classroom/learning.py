@@ -26,22 +26,13 @@ from django.db import IntegrityError, transaction
 from cardgames.engines import chasse
 from cardgames.models import Table
 from cardgames.signals import actions_applied
-from classroom import selectors
+from classroom.keys import pupil_id_from_key, session_id_from_key
 from classroom.models import ClassSession, LearningRecord, Pupil
+from classroom.selectors.summaries import summary_record
 
 logger = logging.getLogger(__name__)
 
 GAME = "chasse"
-
-
-def _key_id(key: object, prefix: str) -> int | None:
-    """``"pupil:42"`` → 42 (for ``prefix="pupil"``); anything else → ``None``."""
-    if not isinstance(key, str):
-        return None
-    head, sep, rest = key.partition(":")
-    if head != prefix or not sep or not rest.isdigit():
-        return None
-    return int(rest)
 
 
 def _played_event(events: Sequence[Mapping[str, Any]], seat: int) -> Mapping[str, Any] | None:
@@ -120,8 +111,8 @@ def record_move(
     Idempotent: a second delivery of the same move finds the row and returns it."""
     if table.game != GAME or (by_bot and not timed_out):
         return None
-    pupil_id = _key_id(player_key, "pupil")
-    session_id = _key_id(table.group_key, "session")
+    pupil_id = pupil_id_from_key(player_key)
+    session_id = session_id_from_key(table.group_key)
     if pupil_id is None or session_id is None:
         return None
     event = _played_event(events, seat)
@@ -150,7 +141,7 @@ def record_move(
     except IntegrityError:
         # Two deliveries raced: the other one wrote the row.
         record = LearningRecord.objects.get(table_id=table.pk, move_version=version, pupil=pupil)
-    selectors.summary_record(record)
+    summary_record(record)
     return record
 
 

@@ -15,6 +15,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from classroom.keys import pupil_key, session_key
+
 
 class Level(models.TextChoices):
     CP = "CP", "CP"
@@ -74,7 +76,7 @@ class Pupil(models.Model):
     @property
     def player_key(self) -> str:
         """How ``cardgames`` names this pupil in a seat (it never sees the model)."""
-        return f"pupil:{self.pk}"
+        return pupil_key(self.pk)
 
 
 class ClassSession(models.Model):
@@ -110,7 +112,7 @@ class ClassSession(models.Model):
     @property
     def group_key(self) -> str:
         """The opaque key under which this session's ``cardgames`` tables live."""
-        return f"session:{self.pk}"
+        return session_key(self.pk)
 
 
 class TabletLogin(models.Model):

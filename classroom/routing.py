@@ -1,6 +1,5 @@
-"""Websocket routes of the classroom: lobby, projector and monitor."""
+"""Websocket routes of the classroom: projector, lobby and the teacher's monitor."""
 
-import importlib.util
 from typing import Any
 
 from django.urls import path
@@ -10,11 +9,5 @@ from classroom import consumers
 websocket_urlpatterns: list[Any] = [
     path("ws/projector/<int:session_id>/", consumers.ProjectorConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/teacher/sessions/<int:session_id>/monitor/", consumers.MonitorConsumer.as_asgi()),
 ]
-
-# The teacher's monitor (runtime engineer) adds its routes here, once
-# ``classroom/monitor_routing.py`` exists.  -- MONITOR ROUTES --
-if importlib.util.find_spec("classroom.monitor_routing") is not None:
-    from classroom import monitor_routing
-
-    websocket_urlpatterns += [*monitor_routing.websocket_urlpatterns]

@@ -16,6 +16,7 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from cardgames.models import Seat, Table
+from classroom.keys import pupil_key
 from classroom.models import ClassSession, Pupil
 
 
@@ -31,6 +32,6 @@ def delete_session_tables(
 def forget_pupil_in_seats(sender: type[Pupil], instance: Pupil, **kwargs: Any) -> None:
     """A deleted pupil's first name must not survive in old games: the seats
     become anonymous (the game record stays whole for the other players)."""
-    Seat.objects.filter(player_key=f"pupil:{instance.pk}").update(
+    Seat.objects.filter(player_key=pupil_key(instance.pk)).update(
         player_key="", display_name=str(_("Élève supprimé")), avatar=""
     )

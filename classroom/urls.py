@@ -1,8 +1,10 @@
-from django.contrib.auth import views as auth_views
-from django.urls import URLPattern, URLResolver, include, path, reverse_lazy
+"""Every page of the classroom, with its URL and name (``classroom:<name>``)."""
 
-from classroom import join_views, monitor, views
+from django.contrib.auth import views as auth_views
+from django.urls import URLPattern, URLResolver, path, reverse_lazy
+
 from classroom.forms import EmailAuthenticationForm
+from classroom.views import join, monitor, parents, practice, reports, sessions, teacher
 
 app_name = "classroom"
 
@@ -10,7 +12,7 @@ T = "classroom/teacher/"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # ---------------------------------------------------------------- account
-    path("teacher/signup/", views.signup, name="signup"),
+    path("teacher/signup/", teacher.signup, name="signup"),
     path(
         "teacher/login/",
         auth_views.LoginView.as_view(
@@ -52,58 +54,96 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="password_reset_complete",
     ),
     # ---------------------------------------------------------------- classes & pupils
-    path("teacher/", views.dashboard, name="dashboard"),
-    path("teacher/classes/new/", views.class_new, name="class_new"),
-    path("teacher/classes/<int:class_id>/", views.class_detail, name="class_detail"),
-    path("teacher/classes/<int:class_id>/edit/", views.class_edit, name="class_edit"),
-    path("teacher/classes/<int:class_id>/delete/", views.class_delete, name="class_delete"),
-    path("teacher/classes/<int:class_id>/pupils/add/", views.pupils_add, name="pupils_add"),
-    path("teacher/classes/<int:class_id>/cards/", views.class_cards, name="class_cards"),
-    path("teacher/classes/<int:class_id>/sessions/new/", views.session_new, name="session_new"),
-    path("teacher/pupils/<int:pupil_id>/edit/", views.pupil_edit, name="pupil_edit"),
+    path("teacher/", teacher.dashboard, name="dashboard"),
+    path("teacher/classes/new/", teacher.class_new, name="class_new"),
+    path("teacher/classes/<int:class_id>/", teacher.class_detail, name="class_detail"),
+    path("teacher/classes/<int:class_id>/edit/", teacher.class_edit, name="class_edit"),
+    path("teacher/classes/<int:class_id>/delete/", teacher.class_delete, name="class_delete"),
+    path("teacher/classes/<int:class_id>/pupils/add/", teacher.pupils_add, name="pupils_add"),
+    path("teacher/classes/<int:class_id>/cards/", teacher.class_cards, name="class_cards"),
+    path("teacher/classes/<int:class_id>/sessions/new/", sessions.session_new, name="session_new"),
+    path("teacher/pupils/<int:pupil_id>/edit/", teacher.pupil_edit, name="pupil_edit"),
     path(
-        "teacher/pupils/<int:pupil_id>/regenerate/", views.pupil_regenerate, name="pupil_regenerate"
+        "teacher/pupils/<int:pupil_id>/regenerate/",
+        teacher.pupil_regenerate,
+        name="pupil_regenerate",
     ),
-    path("teacher/pupils/<int:pupil_id>/unlock/", views.pupil_unlock, name="pupil_unlock"),
-    path("teacher/pupils/<int:pupil_id>/delete/", views.pupil_delete, name="pupil_delete"),
+    path("teacher/pupils/<int:pupil_id>/unlock/", teacher.pupil_unlock, name="pupil_unlock"),
+    path("teacher/pupils/<int:pupil_id>/delete/", teacher.pupil_delete, name="pupil_delete"),
     # ---------------------------------------------------------------- sessions
-    path("teacher/sessions/<int:session_id>/", views.session_detail, name="session_detail"),
-    path("teacher/sessions/<int:session_id>/board/", views.session_board, name="session_board"),
+    path("teacher/sessions/<int:session_id>/", sessions.session_detail, name="session_detail"),
+    path("teacher/sessions/<int:session_id>/board/", sessions.session_board, name="session_board"),
     path(
-        "teacher/sessions/<int:session_id>/options/", views.session_options, name="session_options"
+        "teacher/sessions/<int:session_id>/options/",
+        sessions.session_options,
+        name="session_options",
     ),
-    path("teacher/sessions/<int:session_id>/end/", views.session_end, name="session_end"),
+    path("teacher/sessions/<int:session_id>/end/", sessions.session_end, name="session_end"),
     path(
         "teacher/sessions/<int:session_id>/projector/",
-        views.session_projector,
+        sessions.session_projector,
         name="session_projector",
     ),
-    path("teacher/sessions/<int:session_id>/groups/", views.groups_make, name="groups_make"),
-    path("teacher/sessions/<int:session_id>/groups/add/", views.group_add, name="group_add"),
+    path("teacher/sessions/<int:session_id>/groups/", sessions.groups_make, name="groups_make"),
+    path("teacher/sessions/<int:session_id>/groups/add/", sessions.group_add, name="group_add"),
     path(
         "teacher/sessions/<int:session_id>/pupils/<int:pupil_id>/move/",
-        views.pupil_move,
+        sessions.pupil_move,
         name="pupil_move",
     ),
-    path("teacher/sessions/<int:session_id>/start/", views.tables_start, name="tables_start"),
-    path("teacher/groups/<int:group_id>/bots/", views.group_bots, name="group_bots"),
-    path("teacher/groups/<int:group_id>/options/", views.group_options, name="group_options"),
-    path("teacher/tablets/<int:login_id>/sign-out/", views.tablet_sign_out, name="tablet_sign_out"),
+    path("teacher/sessions/<int:session_id>/start/", sessions.tables_start, name="tables_start"),
+    path("teacher/groups/<int:group_id>/bots/", sessions.group_bots, name="group_bots"),
+    path("teacher/groups/<int:group_id>/options/", sessions.group_options, name="group_options"),
+    path(
+        "teacher/tablets/<int:login_id>/sign-out/", sessions.tablet_sign_out, name="tablet_sign_out"
+    ),
     # ---------------------------------------------------------------- pupils on tablets
-    path("join", join_views.join, name="join"),
-    path("join/names/", join_views.join_names, name="join_names"),
-    path("join/pupil/<int:pupil_id>/", join_views.join_pupil, name="join_pupil"),
-    path("join/back/", join_views.join_back, name="join_back"),
-    path("c/<str:link_token>", join_views.class_link, name="class_link"),
-    path("lobby/", join_views.lobby, name="lobby"),
-    path("lobby/where/", join_views.lobby_where, name="lobby_where"),
+    path("join", join.join, name="join"),
+    path("join/names/", join.join_names, name="join_names"),
+    path("join/pupil/<int:pupil_id>/", join.join_pupil, name="join_pupil"),
+    path("join/back/", join.join_back, name="join_back"),
+    path("c/<str:link_token>", join.class_link, name="class_link"),
+    path("lobby/", join.lobby, name="lobby"),
+    path("lobby/where/", join.lobby_where, name="lobby_where"),
     path(
         "teacher/sessions/<int:session_id>/monitor/",
         monitor.monitor,
         name="monitor",
     ),
-    # Reports, pupil and parent pages (classroom/report_urls.py) and solo
-    # practice (classroom/practice_urls.py) live in their own modules.
-    path("", include("classroom.report_urls")),
-    path("", include("classroom.practice_urls")),
+    # ---------------------------------------------------------------- reports, parents, pupil page
+    path("teacher/classes/<int:class_id>/report/", reports.class_report, name="class_report"),
+    path(
+        "teacher/classes/<int:class_id>/report.csv",
+        reports.class_report_csv,
+        name="class_report_csv",
+    ),
+    path("teacher/classes/<int:class_id>/records.csv", reports.records_csv, name="records_csv"),
+    path("teacher/pupils/<int:pupil_id>/report/", reports.pupil_report, name="pupil_report"),
+    path(
+        "teacher/pupils/<int:pupil_id>/parent-links/new/",
+        parents.parent_link_create_view,
+        name="parent_link_create",
+    ),
+    path(
+        "teacher/parent-links/<int:link_id>/revoke/",
+        parents.parent_link_revoke_view,
+        name="parent_link_revoke",
+    ),
+    path(
+        "teacher/parent-links/<int:link_id>/letter/",
+        parents.parent_letter,
+        name="parent_letter",
+    ),
+    path("p/<str:parent_token>", parents.parent_open, name="parent_open"),
+    path("parent/", parents.parent_page, name="parent_page"),
+    path("me/", parents.pupil_page, name="pupil_page"),
+    # ---------------------------------------------------------------- solo practice, "Rejouer"
+    path("practice/setup/", practice.practice_setup, name="practice_setup"),
+    path("practice/<str:link_token>/", practice.practice_names, name="practice_names"),
+    path(
+        "practice/<str:link_token>/pupil/<int:pupil_id>/",
+        practice.practice_pupil,
+        name="practice_pupil",
+    ),
+    path("tables/<int:table_id>/rematch/", practice.table_rematch, name="table_rematch"),
 ]

@@ -27,7 +27,7 @@ from cardgames import services as cardgames_services
 from cardgames.models import Table
 from classroom import services
 from classroom.models import TabletLogin
-from classroom.parents import parent_link_create
+from classroom.services.parents import parent_link_create
 from tests.factories import (
     AttendanceFactory,
     ClassSessionFactory,

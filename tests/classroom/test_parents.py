@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.insights import _previous_school_day, _school_day_on_or_before
+from classroom.insights.rewards import _previous_school_day, _school_day_on_or_before
 from classroom.models import LearningRecord, ParentLink
-from classroom.parents import parent_link_create, parent_link_revoke, token_hash
+from classroom.services.parents import parent_link_create, parent_link_revoke, token_hash
 from tests.classroom.reportdata import ended_session, record
 from tests.factories import ClassSessionFactory, PupilFactory, TabletLoginFactory
 

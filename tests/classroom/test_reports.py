@@ -81,14 +81,14 @@ def test_report_finds_planted_weaknesses() -> None:
     carries, tens, steady, _ = list(school_class.pupils.order_by("pk"))
     client = _teacher(school_class)
     page = client.get(reverse("classroom:pupil_report", args=[carries.pk]))
-    first = page.context["report"].practise[0]
+    first = page.context["report"].figures.practise[0]
     assert (
         first.code in {"carry_add", "borrow_sub", "carry_digit"}
         or "9" in first.label
         or "8" in first.label
     ), first.label
     tens_report = client.get(reverse("classroom:pupil_report", args=[tens.pk])).context["report"]
-    assert tens_report.practise[0].code == "avoid_tens"
+    assert tens_report.figures.practise[0].code == "avoid_tens"
     report = client.get(
         reverse("classroom:class_report", args=[school_class.pk]) + "?sort=mult10_rate&dir=desc"
     ).context["report"]

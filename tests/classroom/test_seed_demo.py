@@ -70,5 +70,5 @@ def test_seed_demo_history_spans_three_months_with_pupils_who_differ() -> None:
     assert tens.summary.mult10_rate > 2 * steady.summary.mult10_rate
     assert any(f.code.startswith("mult10") for f in tens.flags)
     # The "facts" pupil's report proposes particular facts to practise.
-    practise = selectors.pupil_report(pupil=facts.pupil).practise
+    practise = selectors.pupil_report(pupil=facts.pupil).figures.practise
     assert any(item.code in {"fact:7+8", "fact:6+7", "fact:6+8"} for item in practise)

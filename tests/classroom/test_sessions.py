@@ -114,7 +114,7 @@ def test_join_codes_are_unique_among_open_sessions_and_die_with_the_session() ->
 def test_a_code_collision_is_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
     ClassSessionFactory(join_code="111111")
     codes = iter(["111111", "111111", "222222"])
-    monkeypatch.setattr(services, "new_join_code", lambda: next(codes))
+    monkeypatch.setattr(services.sessions, "new_join_code", lambda: next(codes))
     class_session = services.session_start(
         school_class=SchoolClassFactory(), game="chasse", options={}
     )

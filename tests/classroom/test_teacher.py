@@ -10,7 +10,7 @@ from django.core import mail
 from django.test import Client
 
 from classroom.models import Pupil, SchoolClass
-from classroom.views import qr_svg
+from classroom.views.common import qr_svg
 from tests.factories import PASSWORD, PupilFactory, SchoolClassFactory, TeacherFactory
 
 pytestmark = pytest.mark.django_db

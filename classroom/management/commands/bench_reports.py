@@ -13,6 +13,7 @@ from __future__ import annotations
 import statistics
 import time
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -25,7 +26,7 @@ from django.utils import timezone
 
 from classroom.demo_history import DemoPupil, default_profiles, iter_session_plays, plan_sessions
 from classroom.models import ClassSession, LearningRecord, Pupil, SchoolClass
-from classroom.parents import parent_link_create
+from classroom.services.parents import parent_link_create
 
 BENCH_EMAIL = "bench-reports@example.org"
 BATCH = 5000
@@ -37,11 +38,6 @@ _RECORD_COLUMNS = (
     "think_ms", "compute_ms", "multiple_of_ten", "reached_target", "avoidable", "crossed_ten",
     "error_kind", "timed_out", "practice", "created_at",
 )  # fmt: skip
-
-
-def records_from_plays(plays: Any) -> list[LearningRecord]:
-    """Demo plays as unsaved learning records (for callers that want models)."""
-    return [LearningRecord(**dict(zip(_RECORD_COLUMNS, row, strict=True))) for row in _rows(plays)]
 
 
 def _row(i: int, p: Any) -> tuple[Any, ...]:
@@ -97,14 +93,9 @@ def history_write(
     end = end or timezone.localdate() - timedelta(days=1)
     profiles = profiles or default_profiles(len(pupils))
     demo = [DemoPupil(p.pk, prof) for p, prof in zip(pupils, profiles, strict=True)]
-    plan = plan_sessions(
-        pupils=demo,
-        sessions=sessions,
-        end=end,
-        seed=seed,
-        session_ids=list(range(sessions)),
-        first_table_id=first_table_id,
-    )
+    # Planned twice: once to know the sessions to create, once with their ids.
+    plan_for = partial(plan_sessions, pupils=demo, sessions=sessions, end=end, seed=seed)
+    plan = plan_for(session_ids=list(range(sessions)), first_table_id=first_table_id)
     rows = ClassSession.objects.bulk_create(
         [ClassSession(school_class=school_class, game="chasse", join_code=None) for _ in plan]
     )
@@ -119,14 +110,7 @@ def history_write(
         ClassSession.objects.filter(pk=pk).update(
             started_at=session.started_at, ended_at=session.started_at + timedelta(minutes=40)
         )
-    plan = plan_sessions(
-        pupils=demo,
-        sessions=sessions,
-        end=end,
-        seed=seed,
-        session_ids=ids,
-        first_table_id=first_table_id,
-    )
+    plan = plan_for(session_ids=ids, first_table_id=first_table_id)
     written = 0
     pending: list[Any] = []
     for batch in iter_session_plays(

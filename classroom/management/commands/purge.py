@@ -18,6 +18,7 @@ from django.db import router, transaction
 from django.db.models.deletion import Collector
 
 from cardgames.models import Table
+from classroom.keys import session_key
 from classroom.services import sessions_to_purge
 
 
@@ -50,7 +51,7 @@ class Command(BaseCommand):
             self.stderr.write("DAYS must be 0 or more.")
             return
         sessions = sessions_to_purge(older_than_days=days)
-        keys = [f"session:{pk}" for pk in sessions.values_list("pk", flat=True)]
+        keys = [session_key(pk) for pk in sessions.values_list("pk", flat=True)]
         counts = _count_cascade(sessions)
         counts.update(_count_cascade(Table.objects.filter(group_key__in=keys)))
         verb = "Would delete" if options["dry_run"] else "Deleted"

@@ -10,18 +10,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgames.parsing import whole_number
 from classroom import access, ratelimit, selectors, services
-from classroom.models import ClassSession, Pupil, SchoolClass
+from classroom.models import (
+    ClassSession,
+    Pupil,
+    SchoolClass,
+)
 from classroom.pictures import CODE_LENGTH, all_pictures, avatar_url, picture
-from classroom.views import table_url
+from classroom.views.common import (
+    hx_redirect,
+    name_buttons,
+    table_url,
+)
 
 LOGIN_KEYS = ("player_key", "pupil_id", "class_session_id")
+TYPED_KEY = "join_typed"
 
 
 def _client_ip(request: HttpRequest) -> str:
@@ -41,7 +54,6 @@ def _render_pad(request: HttpRequest, template: str, context: dict[str, object])
     return render(request, "classroom/join/code.html", context)
 
 
-# ------------------------------------------------------------------ step 1
 def join(request: HttpRequest) -> HttpResponse:
     """The numeric keypad. Each tap posts one ``key``; the digits typed so far
     live in the session (so fast taps, queued one after the other by
@@ -67,17 +79,10 @@ def join(request: HttpRequest) -> HttpResponse:
         device, ip = _device(request), _client_ip(request)
         code, context["error"], found = _check_join_code(request, code, device=device, ip=ip)
         if found:
-            if getattr(request, "htmx", False):
-                response = HttpResponse(status=204)
-                response["HX-Redirect"] = reverse("classroom:join_names")
-                return response
-            return redirect("classroom:join_names")
+            return hx_redirect(request, reverse("classroom:join_names"))
     request.session[TYPED_KEY] = code
     context.update(code=code, digits=list(code.ljust(6)))
     return _render_pad(request, "classroom/join/_keypad_screen.html", context)
-
-
-TYPED_KEY = "join_typed"
 
 
 def _check_join_code(
@@ -131,17 +136,13 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
     return redirect("classroom:join_names")
 
 
-# ------------------------------------------------------------------ step 2
 def join_names(request: HttpRequest) -> HttpResponse:
     if access.logged_pupil(request.session) is not None:
         return redirect("classroom:lobby")
     class_session = access.joining_session(request.session)
     if class_session is None:
         return redirect("classroom:join")
-    pupils = [
-        {"pupil": p, "avatar_url": avatar_url(p.avatar), "locked": services.pupil_is_locked(p)}
-        for p in class_session.school_class.pupils.all()
-    ]
+    pupils = name_buttons(class_session.school_class.pupils.all())
     return render(
         request, "classroom/join/names.html", {"class_session": class_session, "pupils": pupils}
     )
@@ -151,9 +152,8 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
     """The two-picture pad shared by the lesson's join and solo practice: read
     the taps, check a complete code (a card locks after too many wrong tries,
     never the IP), and say whether the pupil got in. Returns the pad's context."""
-    picks = [int(p) for p in request.POST.getlist("pick") if p.isdigit() and int(p) < 9][
-        :CODE_LENGTH
-    ]
+    taps = (whole_number(p, max_digits=1) for p in request.POST.getlist("pick"))
+    picks = [p for p in taps if p is not None][:CODE_LENGTH]
     pad: dict[str, Any] = {
         "pupil": pupil,
         "avatar_url": avatar_url(pupil.avatar),
@@ -178,7 +178,6 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
     return pad, False
 
 
-# ------------------------------------------------------------------ step 3
 def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
     """Two taps on pictures. The first is carried in a hidden field; the second
     submits the code. The session key is cycled on success (a tablet that was
@@ -211,11 +210,7 @@ def _log_in(request: HttpRequest, class_session: ClassSession, pupil: Pupil) -> 
         session=request.session,
         device_label=str(request.META.get("HTTP_USER_AGENT", ""))[:80],
     )
-    if getattr(request, "htmx", False):
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = reverse("classroom:lobby")
-        return response
-    return redirect("classroom:lobby")
+    return hx_redirect(request, reverse("classroom:lobby"))
 
 
 @require_POST
@@ -226,7 +221,6 @@ def join_back(request: HttpRequest) -> HttpResponse:
     )
 
 
-# ------------------------------------------------------------------ lobby
 def lobby(request: HttpRequest) -> HttpResponse:
     login = access.logged_pupil(request.session)
     if login is None:

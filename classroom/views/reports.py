@@ -9,12 +9,15 @@ the table works with no JavaScript and survives a reload.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from django import forms
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    StreamingHttpResponse,
+)
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.dateparse import parse_date
@@ -22,10 +25,14 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cardgames.parsing import whole_number
 from classroom import access, charts, selectors
 from classroom.charts import ClassRow
+from classroom.forms import ReportFilterForm
 from classroom.insights import CarryGrid
-from classroom.models import LearningRecord
+from classroom.models import (
+    LearningRecord,
+)
 
 # The columns of the class report: (sort key, label, what the header says to a screen reader).
 COLUMNS: tuple[tuple[str, Any], ...] = (
@@ -43,42 +50,11 @@ COLUMNS: tuple[tuple[str, Any], ...] = (
 )
 
 
-class ReportFilterForm(forms.Form):
-    """The period of the class report: a date range, or one session."""
-
-    date_from = forms.DateField(
-        label=gettext_lazy("Du"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    date_to = forms.DateField(
-        label=gettext_lazy("Au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    session = forms.TypedChoiceField(
-        label=gettext_lazy("ou une séance"), required=False, coerce=int, empty_value=None
-    )
-
-    def __init__(self, *args: Any, sessions: Iterable[Any] = (), **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        tz = timezone.get_current_timezone()
-        self.fields["session"].choices = [("", _("Toutes les séances de la période"))] + [
-            (s.pk, s.started_at.astimezone(tz).strftime("%d/%m/%Y %H:%M")) for s in sessions
-        ]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        start, end = data.get("date_from"), data.get("date_to")
-        if start and end and start > end:
-            self.add_error("date_to", _("La date de fin doit suivre la date de début."))
-        return data
-
-
 def _period(request: HttpRequest) -> tuple[date | None, date | None, int | None]:
     """The period from the query string; anything unreadable is ignored, so a
     hand-edited URL shows the whole history rather than an error."""
     start, end = _date(request.GET.get("from")), _date(request.GET.get("to"))
-    try:
-        session_id = int(request.GET.get("session", "") or "") or None
-    except ValueError:
-        session_id = None
+    session_id = whole_number(request.GET.get("session", "")) or None
     if start and end and start > end:
         start, end = end, start
     return start, end, session_id
@@ -241,7 +217,6 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
 # The progress charts show the last sessions: a point per session stays readable
 # (and pygal stays fast); the data table of each chart says the same.
 CHART_SESSIONS = 30
-
 RECORD_COLUMNS = (
     ("created_at", gettext_lazy("Date")),
     ("pupil__display_name", gettext_lazy("Élève")),
@@ -329,10 +304,10 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
                 pupil=pupil,
                 version=report.version,
                 name="pupil-charts",
-                build=lambda: charts.pupil_charts(series=report.series[-CHART_SESSIONS:]),
+                build=lambda: charts.pupil_charts(series=report.figures.series[-CHART_SESSIONS:]),
             ),
-            "carry_add": _grid_rows(report.carry_add),
-            "carry_sub": _grid_rows(report.carry_sub),
+            "carry_add": _grid_rows(report.figures.carry_add),
+            "carry_sub": _grid_rows(report.figures.carry_sub),
             "now": timezone.now(),
         },
     )

@@ -9,14 +9,15 @@ visit re-checks the link: revoked or expired answers exactly like a wrong token.
 
 from __future__ import annotations
 
-import hashlib
-from datetime import timedelta
 from typing import Any
 
-from django import forms
 from django.core import signing
-from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseRedirect,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -25,9 +26,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from classroom import access, charts, selectors
-from classroom.models import ParentLink, Pupil, new_parent_token
+from classroom.forms import ParentLinkForm
+from classroom.models import (
+    ParentLink,
+)
 from classroom.pictures import avatar_url
-from classroom.views import qr_svg
+from classroom.services.parents import parent_link_create, parent_link_revoke, token_hash
+from classroom.views.common import (
+    qr_svg,
+)
 
 PARENT_COOKIE = "parent_link"
 PARENT_COOKIE_SALT = "classroom.parent-link"
@@ -40,45 +47,6 @@ RETENTION_TEXT = gettext_lazy(
     "Les résultats sont gardés pendant l'année scolaire, puis effacés quand "
     "l'enseignant·e supprime la classe."
 )
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-# ------------------------------------------------------------------ services
-def parent_link_create(
-    *, pupil: Pupil, expires_in_days: int | None
-) -> tuple[ParentLink, str]:  # fmt: skip
-    """A new parent link; returns the link and the raw token (shown once)."""
-    token = new_parent_token()
-    expires = timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None
-    link = ParentLink.objects.create(pupil=pupil, token_hash=token_hash(token), expires_at=expires)
-    return link, token
-
-
-def parent_link_revoke(*, link: ParentLink) -> None:
-    """Revoke at once; the row stays so the teacher sees when it was revoked.
-    Locks the row so two clicks revoke once."""
-    with transaction.atomic():
-        locked = ParentLink.objects.select_for_update().get(pk=link.pk)
-        if locked.revoked_at is None:
-            locked.revoked_at = timezone.now()
-            locked.save(update_fields=["revoked_at"])
-
-
-# ------------------------------------------------------------------ teacher views
-EXPIRY_CHOICES = (
-    (30, gettext_lazy("1 mois")),
-    (90, gettext_lazy("3 mois")),
-    (365, gettext_lazy("1 an")),
-)
-
-
-class ParentLinkForm(forms.Form):
-    expires_in_days = forms.TypedChoiceField(
-        label=gettext_lazy("Valable"), choices=EXPIRY_CHOICES, coerce=int, initial=365
-    )
 
 
 def parent_link_create_view(request: HttpRequest, pupil_id: int) -> HttpResponse:
@@ -129,7 +97,6 @@ def parent_letter(request: HttpRequest, link_id: int) -> HttpResponse:
     )
 
 
-# ------------------------------------------------------------------ parent side
 def parent_open(request: HttpRequest, parent_token: str) -> HttpResponse:
     """Swap the token in the URL for a signed cookie, then redirect."""
     link = access.access_parent_token_hash(token_hash(parent_token))
@@ -186,7 +153,6 @@ def parent_page(request: HttpRequest) -> HttpResponse:
     return response
 
 
-# ------------------------------------------------------------------ the pupil's own page
 @never_cache
 def pupil_page(request: HttpRequest) -> HttpResponse:
     """A signed-in pupil's own stars, streak and fluency grid (their tablet

@@ -1,0 +1,68 @@
+"""Reads behind the classroom pages, one module per subject, each page a fixed
+number of queries:
+
+- ``sessions``: classes, open sessions, who joined, the grouping board, the lobby;
+- ``monitor``: the live monitor's tables and free pupils;
+- ``records``: a pupil's records as plays, and the per-pupil figures cache;
+- ``summaries``: per-session counts, aggregated in SQL and stored (raw-SQL reader);
+- ``reports``: the class report, the pupil page, the parent page, the child's page.
+
+The statistics themselves are pure and live in ``classroom.insights``.
+"""
+
+from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
+from classroom.selectors.reports import (
+    ClassReport,
+    ClassReportRow,
+    ParentReport,
+    PupilFigures,
+    PupilOwnPage,
+    PupilReport,
+    class_report,
+    parent_report,
+    pupil_own_page,
+    pupil_report,
+)
+from classroom.selectors.sessions import (
+    Board,
+    BoardGroup,
+    joined_pupils,
+    locked_pupils,
+    open_session_of_class,
+    pupil_group_number,
+    pupil_table,
+    session_board,
+    session_tablets,
+    teacher_classes,
+    teacher_open_sessions,
+)
+from classroom.selectors.summaries import class_summaries, summary_record
+
+__all__ = [
+    "Board",
+    "BoardGroup",
+    "ClassReport",
+    "ClassReportRow",
+    "ParentReport",
+    "PupilFigures",
+    "PupilOwnPage",
+    "PupilReport",
+    "class_report",
+    "class_summaries",
+    "joined_pupils",
+    "locked_pupils",
+    "open_session_of_class",
+    "parent_report",
+    "pupil_cached",
+    "pupil_group_number",
+    "pupil_own_page",
+    "pupil_records_version",
+    "pupil_report",
+    "pupil_table",
+    "records_as_plays",
+    "session_board",
+    "session_tablets",
+    "summary_record",
+    "teacher_classes",
+    "teacher_open_sessions",
+]

@@ -1,0 +1,83 @@
+"""Reads behind the teacher's live monitor: the session's tables, each one's
+public state (the engine's ``view(state, None)`` and public events, never a
+hand), and the signed-in pupils who have no seat yet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardgames import rendering, ui
+from cardgames.models import GameEvent, Seat, Table
+from classroom.models import ClassSession, Pupil
+
+EVENTS_SHOWN = 5
+
+
+def session_tables(class_session: ClassSession) -> list[Table]:
+    return list(Table.objects.filter(group_key=class_session.group_key).order_by("number", "id"))
+
+
+def free_pupils(class_session: ClassSession) -> list[Pupil]:
+    """Pupils signed in to the session who have no seat at a live table: the
+    late ones a teacher may seat in a bot's place."""
+    seated = set(
+        Seat.objects.filter(
+            table__group_key=class_session.group_key,
+            table__status__in=[Table.Status.PLAYING, Table.Status.PAUSED, Table.Status.WAITING],
+            is_bot=False,
+        ).values_list("player_key", flat=True)
+    )
+    logged = (
+        Pupil.objects.filter(logins__class_session=class_session)
+        .distinct()
+        .order_by("display_name")
+    )
+    return [pupil for pupil in logged if pupil.player_key not in seated]
+
+
+def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, Any] | None:
+    """One table's public state, last events and seats, for the monitor."""
+    snap = rendering.snapshot(table_id)
+    if snap is None or snap.table.group_key != class_session.group_key:
+        return None
+    adapter = ui.get(snap.table.game)
+    names = snap.seat_names
+    summary: list[tuple[str, str]] = []
+    current = None
+    if snap.state is not None:
+        view = snap.engine.view(snap.state, None)
+        summary = adapter.public_summary(view, names)
+        current = view.get("current_seat")
+    events = list(
+        GameEvent.objects.filter(table_id=table_id, visible_to__isnull=True).order_by("-seq")[
+            :EVENTS_SHOWN
+        ]
+    )
+    return {
+        "table": snap.table,
+        "summary": summary,
+        "events": [adapter.describe_event(event.payload, names) for event in events],
+        "seats": [
+            {
+                "index": seat.index,
+                "name": seat.display_name,
+                "is_bot": seat.is_bot,
+                "bot_level": seat.bot_level,
+                "connected": seat.connections > 0,
+                "is_current": seat.index == current,
+            }
+            for seat in snap.seats
+        ],
+        "version": snap.version,
+    }
+
+
+def monitor_context(class_session: ClassSession) -> dict[str, Any]:
+    free = free_pupils(class_session)
+    cards = []
+    for table in session_tables(class_session):
+        context = table_card_context(table.pk, class_session)
+        if context is not None:
+            context.update(oob=False, class_session=class_session, free=free)
+            cards.append(context)
+    return {"class_session": class_session, "cards": cards, "free": free, "notice": ""}

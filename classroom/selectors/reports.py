@@ -1,0 +1,332 @@
+"""The reports: the class report, the teacher's pupil page, the parent page
+and the child's own page. Each reads with a fixed number of queries
+(``selectors.summaries`` for the class, ``selectors.records`` for one pupil)
+and takes its figures from ``classroom.insights``, so every page agrees.
+
+A new report is one function here, its figures in ``classroom.insights``, one
+view in ``classroom.views.reports`` and one template."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, tzinfo
+from typing import Any
+
+from django.utils import timezone
+
+from cardgames.models import Table
+from classroom.insights import (
+    CarryGrid,
+    ErrorBreakdown,
+    Flag,
+    FluencyGrid,
+    PracticeItem,
+    PupilSummary,
+    RecentGame,
+    SessionCounts,
+    SessionPoint,
+    StarsAndStreak,
+    Trend,
+    carry_grid,
+    error_breakdown,
+    fluency_grid,
+    parent_tips,
+    pooled_summary,
+    practise_next,
+    pupil_summary,
+    recent_games,
+    session_point,
+    session_series,
+    stars_and_streak,
+    trend,
+    watch_flags,
+)
+from classroom.insights.numbers import merged
+from classroom.models import ClassSession, LearningRecord, ParentLink, Pupil, SchoolClass
+from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
+from classroom.selectors.summaries import class_summaries
+
+PREVIOUS_SESSIONS_FOR_TREND = 5
+
+
+def _point(summary: SessionCounts, tz: tzinfo) -> SessionPoint:
+    return session_point(
+        session_id=summary.class_session_id,
+        started_at=summary.first_at,
+        day=summary.first_at.astimezone(tz).date(),
+        summary=pooled_summary([summary]),
+    )
+
+
+SORT_KEYS: dict[str, Callable[[ClassReportRow], Any]] = {
+    "name": lambda r: r.pupil.display_name.casefold(),
+    "announcements": lambda r: r.summary.announcements,
+    "accuracy": lambda r: r.summary.accuracy,
+    "crossing": lambda r: r.summary.accuracy_crossing,
+    "non_crossing": lambda r: r.summary.accuracy_non_crossing,
+    "mult10": lambda r: r.summary.avoidable_mult10,
+    "mult10_rate": lambda r: r.summary.mult10_rate,
+    "median": lambda r: r.summary.median_compute_ms,
+    "timeouts": lambda r: r.summary.timeouts,
+    "trend": lambda r: r.trend.accuracy_delta,
+    "watch": lambda r: len(r.flags),
+}
+
+
+@dataclass
+class ClassReportRow:
+    pupil: Pupil
+    summary: PupilSummary
+    trend: Trend
+    flags: list[Flag]
+    series: list[SessionPoint]
+
+    @property
+    def median_seconds(self) -> float | None:
+        ms = self.summary.median_compute_ms
+        return None if ms is None else ms / 1000
+
+
+@dataclass
+class ClassReport:
+    school_class: SchoolClass
+    rows: list[ClassReportRow]
+    total: PupilSummary
+    sessions: list[ClassSession]  # the sessions the teacher can filter on
+    date_from: date | None
+    date_to: date | None
+    session: ClassSession | None
+    sort: str
+    descending: bool
+
+
+def _in_period(
+    point: SessionPoint,
+    *,
+    date_from: date | None,
+    date_to: date | None,
+    session_id: int | None,
+) -> bool:
+    """Whether a session point falls in the period (its ``date`` is already
+    local: one time-zone conversion per summary, not two)."""
+    if session_id is not None:
+        return point.session_id == session_id
+    day = point.date
+    return (date_from is None or day >= date_from) and (date_to is None or day <= date_to)
+
+
+def class_report(
+    *,
+    school_class: SchoolClass,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    session_id: int | None = None,
+    sort: str = "name",
+    descending: bool = False,
+) -> ClassReport:
+    """The class report's rows, one per pupil, over a date range or a session.
+
+    The trend compares the period with the pupil's up to five sessions before
+    it; the flags look at the pupil's sessions up to the end of the period."""
+    tz = timezone.get_current_timezone()
+    pupils = list(school_class.pupils.all())
+    sessions = list(
+        school_class.sessions.filter(practice=False).order_by("-started_at", "-id")[:200]
+    )
+    session = next((s for s in sessions if s.pk == session_id), None)
+    if session_id is not None and session is None:
+        session_id = None
+    by_pupil: dict[int, list[SessionCounts]] = {}
+    for s in class_summaries(school_class=school_class):
+        by_pupil.setdefault(s.pupil_id, []).append(s)
+    rows = []
+    chosen_all: list[SessionCounts] = []
+    pupil_times: list[list[int]] = []
+    for pupil in pupils:
+        mine = by_pupil.get(pupil.pk, [])
+        points = [_point(s, tz) for s in mine]
+        chosen = [
+            s
+            for s, point in zip(mine, points, strict=True)
+            if _in_period(point, date_from=date_from, date_to=date_to, session_id=session_id)
+        ]
+        chosen_all.extend(chosen)
+        if chosen:
+            start, end = chosen[0].first_at, chosen[-1].first_at
+            before = [p for p in points if p.started_at < start]
+            upto = [p for p in points if p.started_at <= end]
+        else:
+            before, upto = points, points
+        times = merged([s.compute_ms for s in chosen if s.compute_ms])
+        pupil_times.append(times)
+        summary = pooled_summary(chosen, [times])
+        rows.append(
+            ClassReportRow(
+                pupil=pupil,
+                summary=summary,
+                trend=trend(current=summary, previous=before[-PREVIOUS_SESSIONS_FOR_TREND:]),
+                flags=watch_flags(summary=summary, series=upto) if chosen else [],
+                series=points,
+            )
+        )
+    if sort not in SORT_KEYS:
+        sort = "name"
+    key = SORT_KEYS[sort]
+    known = [r for r in rows if key(r) is not None]
+    unknown = [r for r in rows if key(r) is None]
+    known.sort(key=key, reverse=descending)
+    return ClassReport(
+        school_class=school_class,
+        rows=known + unknown,  # "—" always last, whichever the direction
+        total=pooled_summary(chosen_all, pupil_times),
+        sessions=sessions,
+        date_from=date_from,
+        date_to=date_to,
+        session=session,
+        sort=sort,
+        descending=descending,
+    )
+
+
+@dataclass
+class PupilFigures:
+    """What the teacher's pupil page shows, minus the live parts (links, replays)."""
+
+    summary: PupilSummary
+    series: list[SessionPoint]
+    trend: Trend
+    flags: list[Flag]
+    fluency: FluencyGrid
+    carry_add: CarryGrid
+    carry_sub: CarryGrid
+    errors: ErrorBreakdown
+    practise: list[PracticeItem]
+    games: list[RecentGame]
+
+
+@dataclass
+class PupilReport:
+    """The teacher's pupil page: the cached figures plus the live parts."""
+
+    pupil: Pupil
+    version: str  # of the records: the charts are cached with it
+    figures: PupilFigures
+    replayable: set[int]  # the recent games whose table still exists
+    links: list[ParentLink]
+
+
+def _pupil_figures(pupil: Pupil) -> PupilFigures:
+    tz = timezone.get_current_timezone()
+    plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
+    summary = pupil_summary(plays=plays)
+    series = session_series(plays=plays, tz=tz)
+    last = series[-1] if series else None
+    return PupilFigures(
+        summary=summary,
+        series=series,
+        trend=trend(
+            current=last if last is not None else summary,
+            previous=series[-1 - PREVIOUS_SESSIONS_FOR_TREND : -1],
+        ),
+        flags=watch_flags(summary=summary, series=series),
+        fluency=fluency_grid(plays=plays),
+        carry_add=carry_grid(plays=plays, kind="add"),
+        carry_sub=carry_grid(plays=plays, kind="sub"),
+        errors=error_breakdown(plays=plays),
+        practise=practise_next(plays=plays, n=3),
+        games=recent_games(plays),
+    )
+
+
+def pupil_report(*, pupil: Pupil) -> PupilReport:
+    """Everything the teacher's pupil page shows. Four queries: the records'
+    version, then (only when it changed) the records in one compact
+    ``values_list``, the tables that still have a replay, the parent links.
+    The figures come from ``classroom.insights`` so every page agrees."""
+    version = pupil_records_version(pupil=pupil)
+    figures: PupilFigures = pupil_cached(
+        pupil=pupil, version=version, name="pupil", build=lambda: _pupil_figures(pupil)
+    )
+    replayable = set(
+        Table.objects.filter(pk__in=[g.table_id for g in figures.games]).values_list(
+            "pk", flat=True
+        )
+    )
+    return PupilReport(
+        pupil=pupil,
+        version=version,
+        figures=figures,
+        replayable=replayable,
+        links=list(pupil.parent_links.all()),
+    )
+
+
+@dataclass
+class ParentReport:
+    pupil: Pupil
+    version: str
+    summary: PupilSummary
+    series: list[SessionPoint]
+    fluency: FluencyGrid
+    tips: list[str]
+    first_day: date | None
+    last_day: date | None
+    kinds: dict[str, int]  # answered plays by kind of card
+
+
+def _parent_report(pupil: Pupil, version: str) -> ParentReport:
+    tz = timezone.get_current_timezone()
+    plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
+    summary = pupil_summary(plays=plays)
+    series = session_series(plays=plays, tz=tz)
+    items = practise_next(plays=plays, n=3)
+    kinds: dict[str, int] = {}
+    for p in plays:
+        if p.correct is not None and not p.timed_out:
+            kinds[p.card_kind] = kinds.get(p.card_kind, 0) + 1
+    return ParentReport(
+        pupil=pupil,
+        version=version,
+        summary=summary,
+        series=series,
+        fluency=fluency_grid(plays=plays),
+        tips=parent_tips(plays=plays, items=items, summary=summary)[:3],
+        first_day=series[0].date if series else None,
+        last_day=series[-1].date if series else None,
+        kinds=kinds,
+    )
+
+
+def parent_report(*, pupil: Pupil) -> ParentReport:
+    """The parent page: this one child only. Two queries at most (the
+    records' version, then the records when they changed)."""
+    version = pupil_records_version(pupil=pupil)
+    return pupil_cached(
+        pupil=pupil, version=version, name="parent", build=lambda: _parent_report(pupil, version)
+    )
+
+
+@dataclass
+class PupilOwnPage:
+    pupil: Pupil
+    stars: StarsAndStreak
+    fluency: FluencyGrid
+
+
+def _pupil_own_page(pupil: Pupil, today: date) -> PupilOwnPage:
+    tz = timezone.get_current_timezone()
+    plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
+    grid = fluency_grid(plays=plays)
+    stars = stars_and_streak(plays=plays, today=today, tz=tz, grid=grid)
+    return PupilOwnPage(pupil=pupil, stars=stars, fluency=grid)
+
+
+def pupil_own_page(*, pupil: Pupil) -> PupilOwnPage:
+    """The child's page: their stars, streak and grid; nobody else's figures.
+    The streak depends on today, so the day is part of the cache key."""
+    today = timezone.localdate()
+    version = f"{pupil_records_version(pupil=pupil)}-{today.isoformat()}"
+    return pupil_cached(
+        pupil=pupil, version=version, name="me", build=lambda: _pupil_own_page(pupil, today)
+    )

@@ -1,0 +1,97 @@
+"""The teacher's commands from the live monitor: pause, resume or end a table,
+hand a seat to a robot or to a late pupil, end the whole session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from cardgames import services as cardgames_services
+from cardgames.engines.base import BOT_LEVELS
+from cardgames.models import Table
+from cardgames.parsing import whole_number
+from classroom.models import ClassSession, TabletLogin
+from classroom.selectors.monitor import free_pupils, session_tables
+from classroom.services.joining import tablet_sign_out
+from classroom.services.sessions import session_end
+from classroom.services.tables import pupil_seat
+
+
+class MonitorRefused(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def session_end_everything(*, class_session: ClassSession) -> None:
+    """End the session: the join code dies, every table ends (its log stays for
+    replay), every tablet is signed out and every table socket is closed.
+    Locks the session and each table (through the services it calls)."""
+    tables = session_tables(class_session)
+    with transaction.atomic():
+        session_end(class_session=class_session)
+        for table in tables:
+            if table.status != Table.Status.FINISHED:
+                cardgames_services.table_end(table=table)
+        cardgames_services.tables_close_sockets(
+            table_ids=[t.pk for t in tables],
+            reason=_("La séance est terminée. Merci et à bientôt !"),
+        )
+    for login in list(TabletLogin.objects.filter(class_session=class_session)):
+        tablet_sign_out(login=login)
+
+
+def _int(value: Any) -> int:
+    """A number the monitor page sent, or a polite refusal."""
+    number = whole_number(value, max_digits=11)
+    if number is None:
+        raise MonitorRefused(_("Cette demande n'est pas comprise."))
+    return number
+
+
+def monitor_act(*, class_session: ClassSession, data: dict[str, Any]) -> int | None:
+    """Carry out one teacher command. Returns the table it touched (if any).
+    The table must belong to this session: a table id from elsewhere is refused
+    exactly like a missing one."""
+    kind = data.get("kind")
+    if kind == "end_session":
+        session_end_everything(class_session=class_session)
+        return None
+    if kind not in ("pause", "resume", "end_table", "seat_to_bot", "seat_to_pupil"):
+        raise MonitorRefused(_("Cette demande n'existe pas."))
+    table = Table.objects.filter(
+        pk=_int(data.get("table")), group_key=class_session.group_key
+    ).first()
+    if table is None:
+        raise MonitorRefused(_("Cette table n'existe pas."))
+    if kind == "pause":
+        cardgames_services.table_pause(table=table)
+    elif kind == "resume":
+        cardgames_services.table_resume(table=table)
+    elif kind == "end_table":
+        cardgames_services.table_end(table=table)
+    else:
+        index = _int(data.get("seat"))
+        if not table.seats.filter(index=index).exists():
+            raise MonitorRefused(_("Cette place n'existe pas."))
+        if kind == "seat_to_bot":
+            level = data.get("level") if data.get("level") in BOT_LEVELS else "medium"
+            cardgames_services.seat_assign(
+                table=table,
+                index=index,
+                spec=cardgames_services.bot_seat(level=str(level), number=index + 1),
+            )
+        else:
+            pupil = next(
+                (p for p in free_pupils(class_session) if p.pk == _int(data.get("pupil"))), None
+            )
+            if pupil is None:
+                raise MonitorRefused(_("Choisis un élève connecté qui n'a pas encore de place."))
+            cardgames_services.seat_assign(
+                table=table,
+                index=index,
+                spec=pupil_seat(pupil),
+            )
+    return table.pk

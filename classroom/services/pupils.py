@@ -1,0 +1,192 @@
+"""Pupils of a class: names, avatars, picture codes and the lock that stops a
+code being guessed. Functions that change a pupil or a class's list take the
+row lock first and say so."""
+
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom.models import ClassSession, Pupil, SchoolClass
+from classroom.pictures import AVATARS, CODE_LENGTH, PICTURES
+from classroom.services.events import notify_on_commit, projector_group
+
+# Picture-code brute force: a pupil's *card* locks, never an IP, so a class that
+# shares one address keeps logging in while one card cools down.
+PICTURE_MAX_FAILURES = 5
+PICTURE_LOCK_SECONDS = 60
+
+
+def new_picture_code() -> list[int]:
+    """Two *different* pictures out of nine (72 codes): a double tap on one
+    picture is a child's slip, not a code."""
+    first = secrets.randbelow(len(PICTURES))
+    second = secrets.choice([i for i in range(len(PICTURES)) if i != first])
+    return [first, second][:CODE_LENGTH]
+
+
+def _next_avatar(used: dict[str, int]) -> str:
+    """The least-used animal in the class, so neighbours rarely look alike."""
+    least = min(used.get(key, 0) for key in AVATARS)
+    choice = secrets.choice([key for key in AVATARS if used.get(key, 0) == least])
+    used[choice] = used.get(choice, 0) + 1
+    return choice
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    """``name`` itself, or ``name 2``, ``name 3``… — the teacher may edit the
+    suffix later (``Léo 2`` → ``Léo B``). Compared case-insensitively."""
+    lowered = {t.casefold() for t in taken}
+    if name.casefold() not in lowered:
+        return name
+    n = 2
+    while f"{name} {n}".casefold() in lowered:
+        n += 1
+    return f"{name} {n}"
+
+
+def parse_names(text: str) -> list[str]:
+    """One first name per line; blank lines and surrounding spaces ignored,
+    long names cut to the field's length."""
+    names = []
+    for line in text.splitlines():
+        cleaned = " ".join(line.split())[:36]
+        if cleaned:
+            names.append(cleaned)
+    return names
+
+
+@transaction.atomic
+def pupils_add(*, school_class: SchoolClass, names: list[str]) -> list[Pupil]:
+    """Add many pupils at once. Locks the class so two pastes cannot create the
+    same display name twice."""
+    SchoolClass.objects.select_for_update().get(pk=school_class.pk)
+    existing = list(school_class.pupils.values_list("display_name", "avatar"))
+    taken = {name for name, _avatar in existing}
+    used: dict[str, int] = {}
+    for _name, avatar in existing:
+        used[avatar] = used.get(avatar, 0) + 1
+    created = []
+    for raw in names:
+        name = unique_name(raw, taken)
+        taken.add(name)
+        created.append(
+            Pupil.objects.create(
+                school_class=school_class,
+                display_name=name,
+                avatar=_next_avatar(used),
+                picture_code=new_picture_code(),
+            )
+        )
+    return created
+
+
+@transaction.atomic
+def pupil_update(*, pupil: Pupil, display_name: str, avatar: str) -> Pupil:
+    """Rename (or pick another animal). Locks the class; a name already used in
+    the class raises ``ValidationError`` with a readable message."""
+    SchoolClass.objects.select_for_update().get(pk=pupil.school_class_id)
+    name = " ".join(display_name.split())[:40]
+    if not name:
+        raise ValidationError(_("Le prénom ne peut pas être vide."))
+    clash = (
+        Pupil.objects.filter(school_class_id=pupil.school_class_id, display_name__iexact=name)
+        .exclude(pk=pupil.pk)
+        .exists()
+    )
+    if clash:
+        raise ValidationError(
+            _("Ce prénom existe déjà dans la classe : ajoutez une lettre ou un chiffre.")
+        )
+    pupil.display_name = name
+    if avatar in AVATARS:
+        pupil.avatar = avatar
+    pupil.save(update_fields=["display_name", "avatar"])
+    return pupil
+
+
+@transaction.atomic
+def pupil_regenerate_code(*, pupil: Pupil) -> Pupil:
+    """A new picture code (the old card must be reprinted). Locks the pupil and
+    clears any lock, since the old code is no longer worth guessing."""
+    locked = Pupil.objects.select_for_update().get(pk=pupil.pk)
+    code = new_picture_code()
+    while code == locked.picture_code:
+        code = new_picture_code()
+    locked.picture_code = code
+    locked.failed_attempts = 0
+    locked.locked_until = None
+    locked.save(update_fields=["picture_code", "failed_attempts", "locked_until"])
+    return locked
+
+
+@transaction.atomic
+def pupil_unlock(*, pupil: Pupil) -> Pupil:
+    """The teacher clears a locked card. Locks the pupil row."""
+    locked = Pupil.objects.select_for_update().get(pk=pupil.pk)
+    locked.failed_attempts = 0
+    locked.locked_until = None
+    locked.save(update_fields=["failed_attempts", "locked_until"])
+    return locked
+
+
+def pupil_delete(*, pupil: Pupil) -> None:
+    """Deletes the pupil, their tablets and attendances; the ``post_delete``
+    receiver wipes their name from game seats."""
+    pupil.delete()
+
+
+def pupil_is_locked(pupil: Pupil) -> bool:
+    return pupil.locked_until is not None and pupil.locked_until > timezone.now()
+
+
+@dataclass(frozen=True)
+class CodeCheck:
+    ok: bool
+    locked: bool
+    seconds_left: int = 0
+
+
+@transaction.atomic
+def pupil_check_code(*, pupil: Pupil, code: list[int]) -> CodeCheck:
+    """Check a picture code. Locks the pupil row, so parallel guesses from
+    several tablets all count. After ``PICTURE_MAX_FAILURES`` misses the card
+    locks for ``PICTURE_LOCK_SECONDS``; other pupils are not affected."""
+    locked = Pupil.objects.select_for_update().get(pk=pupil.pk)
+    now = timezone.now()
+    if locked.locked_until and locked.locked_until > now:
+        return CodeCheck(ok=False, locked=True, seconds_left=_seconds_until(locked.locked_until))
+    if list(code) == list(locked.picture_code):
+        if locked.failed_attempts or locked.locked_until:
+            locked.failed_attempts = 0
+            locked.locked_until = None
+            locked.save(update_fields=["failed_attempts", "locked_until"])
+        return CodeCheck(ok=True, locked=False)
+    locked.failed_attempts += 1
+    if locked.failed_attempts >= PICTURE_MAX_FAILURES:
+        locked.failed_attempts = 0
+        locked.locked_until = now + timedelta(seconds=PICTURE_LOCK_SECONDS)
+        locked.save(update_fields=["failed_attempts", "locked_until"])
+        notify_on_commit(
+            projector_group(_open_session_id(locked.school_class_id)), {"type": "pupils.changed"}
+        )
+        return CodeCheck(ok=False, locked=True, seconds_left=PICTURE_LOCK_SECONDS)
+    locked.save(update_fields=["failed_attempts"])
+    return CodeCheck(ok=False, locked=False)
+
+
+def _open_session_id(class_id: int) -> int:
+    session = ClassSession.objects.filter(school_class_id=class_id, ended_at__isnull=True).first()
+    return session.pk if session else 0
+
+
+def _seconds_until(when: Any) -> int:
+    return max(1, math.ceil((when - timezone.now()).total_seconds()))

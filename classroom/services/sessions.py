@@ -1,0 +1,66 @@
+"""Class sessions: open one with a fresh join code, change its options, end it,
+and find the old ones to purge."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from cardgames import engines
+from classroom.models import ClassSession, SchoolClass
+from classroom.services.events import lobby_group, notify_on_commit
+
+JOIN_CODE_ATTEMPTS = 20
+
+
+def new_join_code() -> str:
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+def session_start(*, school_class: SchoolClass, game: str, options: dict[str, Any]) -> ClassSession:
+    """Open a session with a fresh 6-digit code. The class's other open
+    sessions end, so the printed class link always leads to one place. The
+    code is unique among open sessions (a database constraint): on a collision
+    we simply draw again."""
+    valid = engines.get(game).validate_options(options)
+    for _attempt in range(JOIN_CODE_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                for old in ClassSession.objects.select_for_update().filter(
+                    school_class=school_class, ended_at__isnull=True
+                ):
+                    session_end(class_session=old)
+                return ClassSession.objects.create(
+                    school_class=school_class, game=game, options=valid, join_code=new_join_code()
+                )
+        except IntegrityError:
+            continue
+    raise RuntimeError("no free join code")  # pragma: no cover - 10^6 codes
+
+
+@transaction.atomic
+def session_end(*, class_session: ClassSession) -> ClassSession:
+    """The code dies with the session. Locks the session row."""
+    locked = ClassSession.objects.select_for_update().get(pk=class_session.pk)
+    if locked.ended_at is None:
+        locked.ended_at = timezone.now()
+        locked.join_code = None
+        locked.save(update_fields=["ended_at", "join_code"])
+        notify_on_commit(lobby_group(locked.pk), {"type": "session.ended"})
+    return locked
+
+
+def session_update_options(*, class_session: ClassSession, options: dict[str, Any]) -> ClassSession:
+    class_session.options = engines.get(class_session.game).validate_options(options)
+    class_session.save(update_fields=["options"])
+    return class_session
+
+
+def sessions_to_purge(*, older_than_days: int) -> Any:
+    """Finished sessions that ended more than ``older_than_days`` days ago."""
+    cutoff = timezone.now() - timedelta(days=older_than_days)
+    return ClassSession.objects.filter(ended_at__isnull=False, ended_at__lt=cutoff)

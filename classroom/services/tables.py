@@ -1,0 +1,122 @@
+"""Game tables of a session: deal one per ready group, and "Rejouer"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from cardgames import engines
+from cardgames import services as cardgames_services
+from cardgames.models import Table
+from classroom.models import Attendance, ClassSession, Pupil, SessionGroup
+from classroom.services.events import lobby_group, notify_on_commit
+from classroom.services.groups import group_options, group_seat_count
+
+
+def pupil_seat(pupil: Pupil) -> cardgames_services.SeatSpec:
+    """The seat a pupil takes at a table: ``cardgames`` knows only their key,
+    name and animal."""
+    return cardgames_services.SeatSpec(
+        player_key=pupil.player_key, display_name=pupil.display_name, avatar=pupil.avatar
+    )
+
+
+@dataclass
+class StartReport:
+    started: list[Table]
+    problems: list[str]
+
+
+def tables_start(*, class_session: ClassSession) -> StartReport:
+    """Create and deal a ``cardgames`` table for every ready group, each with its
+    own seed and its options (the session's plus the table's overrides).
+
+    Each table is its own transaction (``table_create``/``table_start`` take the
+    table lock), so one impossible table does not stop the others; its problem
+    comes back as a sentence for the teacher. Lobbies hear of it on commit."""
+    engine = engines.get(class_session.game)
+    report = StartReport(started=[], problems=[])
+    groups = class_session.groups.filter(table__isnull=True).order_by("number")
+    for group in groups:
+        members = list(
+            Attendance.objects.filter(group=group)
+            .select_related("pupil")
+            .order_by("joined_at", "id")
+        )
+        if not members:
+            continue
+        seats = [pupil_seat(a.pupil) for a in members]
+        for n in range(group_seat_count(group, len(members)) - len(members)):
+            seats.append(cardgames_services.bot_seat(level=group.bot_level, number=n + 1))
+        if not engine.min_players <= len(seats) <= engine.max_players:
+            report.problems.append(
+                _("Table %(n)s : il faut entre %(lo)s et %(hi)s joueurs (ajoutez des robots).")
+                % {"n": group.number, "lo": engine.min_players, "hi": engine.max_players}
+            )
+            continue
+        try:
+            with transaction.atomic():
+                table = cardgames_services.table_create(
+                    game=class_session.game,
+                    seats=seats,
+                    options=group_options(group),
+                    group_key=class_session.group_key,
+                    number=group.number,
+                    label=_("Table %(n)s") % {"n": group.number},
+                )
+                cardgames_services.table_start(table=table)
+                group.table = table
+                group.save(update_fields=["table"])
+                notify_on_commit(lobby_group(class_session.pk), {"type": "tables.started"})
+        except ValueError as exc:
+            report.problems.append(
+                _("Table %(n)s : %(msg)s") % {"n": group.number, "msg": str(exc)}
+            )
+            continue
+        report.started.append(table)
+    return report
+
+
+def table_rematch(*, table: Table) -> Table:
+    """ "Rejouer": a new game for the same players at the same table number,
+    same seats (pupils and bots) and options, with a fresh seed. The old table
+    keeps its log (replays, reports); its group now points at the new table,
+    and every screen of the old table follows on commit. Takes the old table's
+    lock, so two quick taps on "Rejouer" start one new game only."""
+    with transaction.atomic():
+        old = Table.objects.select_for_update().get(pk=table.pk)
+        successor = (
+            Table.objects.filter(group_key=old.group_key, number=old.number, pk__gt=old.pk)
+            .order_by("pk")
+            .first()
+        )
+        if successor is not None and old.group_key:
+            return successor
+        seats = [
+            cardgames_services.SeatSpec(
+                player_key=seat.player_key,
+                display_name=seat.display_name,
+                avatar=seat.avatar,
+                is_bot=seat.is_bot,
+                bot_level=seat.bot_level,
+            )
+            for seat in old.seats.order_by("index")
+        ]
+        new = cardgames_services.table_create(
+            game=old.game,
+            seats=seats,
+            options=dict(old.options),
+            group_key=old.group_key,
+            number=old.number,
+            label=old.label,
+        )
+        cardgames_services.table_start(table=new)
+        if old.status != Table.Status.FINISHED:
+            cardgames_services.table_end(table=old)
+        SessionGroup.objects.filter(table=old).update(table=new)
+        notify_on_commit(
+            cardgames_services.table_group(old.pk), {"type": "table.moved", "new_table_id": new.pk}
+        )
+    return new

@@ -1,0 +1,56 @@
+"""Small helpers shared by the classroom's views: typed htmx requests, QR
+codes, the links between pages, and the htmx-aware redirect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django_htmx.middleware import HtmxDetails
+
+from classroom import services
+from classroom.pictures import avatar_url
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def qr_svg(url: str, *, scale: int = 6) -> str:
+    """An inline SVG QR code (segno), dark on light, with a quiet zone."""
+    return segno.make(url, error="m").svg_inline(
+        scale=scale, border=2, dark="#2d2430", light="#ffffff", omitsize=True
+    )
+
+
+def table_url(table_id: int) -> str:
+    return reverse("cardgames:table", kwargs={"table_id": table_id})
+
+
+def monitor_url(session_id: int) -> str:
+    return reverse("classroom:monitor", kwargs={"session_id": session_id})
+
+
+def join_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri(reverse("classroom:join"))
+
+
+def hx_redirect(request: HttpRequest, target: str) -> HttpResponse:
+    """Go to ``target``: an ``HX-Redirect`` for htmx (the whole page moves, not
+    the swapped fragment), a plain redirect otherwise."""
+    if getattr(request, "htmx", False):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = target
+        return response
+    return redirect(target)
+
+
+def name_buttons(pupils: Any) -> list[dict[str, Any]]:
+    """The big name buttons of the join and practice flows (a locked card shows)."""
+    return [
+        {"pupil": p, "avatar_url": avatar_url(p.avatar), "locked": services.pupil_is_locked(p)}
+        for p in pupils
+    ]

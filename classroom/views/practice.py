@@ -1,0 +1,135 @@
+"""Solo practice pages: the class link → name → pictures → robots → a game;
+and "Rejouer" at the end of any game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from cardgames.engines.base import BOT_LEVELS
+from cardgames.models import Table
+from cardgames.parsing import whole_number
+from cardgames.ui import bot_level_choices
+from classroom import access, services
+from classroom.keys import session_id_from_key
+from classroom.models import (
+    Pupil,
+)
+from classroom.pictures import avatar_url
+from classroom.services.practice import MAX_BOTS, MIN_BOTS, practice_start
+from classroom.views.common import (
+    hx_redirect,
+    name_buttons,
+)
+from classroom.views.join import picture_pad
+
+PRACTICE_PUPIL_KEY = "practice_pupil_id"
+
+
+def _practising_pupil(request: HttpRequest) -> Pupil | None:
+    pupil_id = request.session.get(PRACTICE_PUPIL_KEY)
+    if not isinstance(pupil_id, int):
+        return None
+    return (
+        Pupil.objects.select_related("school_class")
+        .filter(pk=pupil_id, school_class__practice_allowed=True)
+        .first()
+    )
+
+
+def practice_names(request: HttpRequest, link_token: str) -> HttpResponse:
+    school_class = access.access_practice_class(link_token)
+    pupils = name_buttons(school_class.pupils.all())
+    return render(
+        request,
+        "classroom/practice/names.html",
+        {"school_class": school_class, "pupils": pupils, "link_token": link_token},
+    )
+
+
+def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> HttpResponse:
+    """The two pictures, checked (and locked after too many tries) exactly as
+    in the lesson's join flow."""
+    school_class = access.access_practice_class(link_token)
+    pupil = Pupil.objects.filter(pk=pupil_id, school_class=school_class).first()
+    if pupil is None:
+        raise Http404(access.NOT_FOUND)
+    pad, ok = picture_pad(request, pupil)
+    if ok:
+        request.session.cycle_key()
+        request.session[PRACTICE_PUPIL_KEY] = pupil.pk
+        return hx_redirect(request, reverse("classroom:practice_setup"))
+    context: dict[str, Any] = {
+        "school_class": school_class,
+        "link_token": link_token,
+        "pad_url": reverse("classroom:practice_pupil", args=[link_token, pupil.pk]),
+        **pad,
+    }
+    template = (
+        "classroom/join/_pictures.html"
+        if getattr(request, "htmx", False)
+        else "classroom/practice/pictures.html"
+    )
+    return render(request, template, context)
+
+
+def practice_setup(request: HttpRequest) -> HttpResponse:
+    """How many robots, how strong; then the game starts."""
+    pupil = _practising_pupil(request)
+    if pupil is None:
+        return redirect("classroom:join")
+    error = ""
+    bots, level = 2, "easy"
+    if request.method == "POST":
+        raw_bots, level = request.POST.get("bots", ""), request.POST.get("level", "")
+        bots = whole_number(raw_bots) or 0
+        if MIN_BOTS <= bots <= MAX_BOTS and level in BOT_LEVELS:
+            table = practice_start(pupil=pupil, bots=bots, level=level)
+            request.session["player_key"] = pupil.player_key
+            request.session["pupil_id"] = pupil.pk
+            request.session["class_session_id"] = session_id_from_key(table.group_key)
+            return redirect(reverse("cardgames:table", args=[table.pk]))
+        error = _("Choisis le nombre de robots (1 à 5) et leur niveau.")
+        bots, level = 2, "easy"
+    return render(
+        request,
+        "classroom/practice/setup.html",
+        {
+            "pupil": pupil,
+            "avatar_url": avatar_url(pupil.avatar),
+            "bot_choices": range(MIN_BOTS, MAX_BOTS + 1),
+            "levels": bot_level_choices(),
+            "bots": bots,
+            "level": level,
+            "error": error,
+        },
+    )
+
+
+@require_POST
+def table_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """ "Rejouer" at the end of a game: the teacher of the session, or the
+    pupil at their own practice table. Anyone else: the usual 404."""
+    table = Table.objects.filter(pk=table_id).first()
+    table_access = (
+        access.table_access(user=request.user, session=request.session, table=table)
+        if table is not None
+        else None
+    )
+    if (
+        table is None
+        or table_access is None
+        or not (table_access.is_teacher or table_access.steers)
+    ):
+        raise Http404(access.NOT_FOUND)
+    new = services.table_rematch(table=table)
+    return hx_redirect(request, reverse("cardgames:table", args=[new.pk]))

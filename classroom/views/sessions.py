@@ -1,0 +1,239 @@
+"""Teacher pages of a class session: open it, the projector, the grouping
+board (htmx swaps it after each tap), tables, tablets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from cardgames.ui import bot_level_choices
+from classroom import access, selectors, services
+from classroom.forms import GAME_LABELS, BotsForm, GroupSizeForm, OptionsForm, SessionStartForm
+from classroom.models import (
+    Attendance,
+    ClassSession,
+)
+from classroom.pictures import avatar_url
+from classroom.views.common import (
+    join_url,
+    monitor_url,
+    qr_svg,
+)
+
+
+def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
+    school_class = access.access_class(request.user, class_id)
+    start_form = SessionStartForm(request.POST or None)
+    game = request.POST.get("game") if request.method == "POST" else "chasse"
+    if game not in dict(start_form.fields["game"].choices):
+        game = "chasse"
+    options_form = OptionsForm(request.POST or None, game=game)
+    if request.method == "POST" and start_form.is_valid() and options_form.is_valid():
+        class_session = services.session_start(
+            school_class=school_class,
+            game=start_form.cleaned_data["game"],
+            options=options_form.options,
+        )
+        messages.success(request, _("Séance ouverte. Montrez le code au tableau !"))
+        return redirect("classroom:session_detail", session_id=class_session.pk)
+    return render(
+        request,
+        "classroom/teacher/session_new.html",
+        {"school_class": school_class, "start_form": start_form, "options_form": options_form},
+    )
+
+
+def _session_context(request: HttpRequest, class_session: ClassSession) -> dict[str, Any]:
+    return {
+        "class_session": class_session,
+        "school_class": class_session.school_class,
+        "game_label": GAME_LABELS.get(class_session.game, class_session.game),
+        "board": selectors.session_board(class_session=class_session)
+        if class_session.is_open
+        else None,
+        "tablets": selectors.session_tablets(class_session=class_session),
+        "locked": selectors.locked_pupils(school_class=class_session.school_class),
+        "selected": _selected(request, class_session),
+        "bot_levels": bot_level_choices(),
+        "monitor_url": monitor_url(class_session.pk),
+        "join_url": join_url(request),
+    }
+
+
+def _selected(request: HttpRequest, class_session: ClassSession) -> Any:
+    pupil_id = request.GET.get("selected")
+    if not pupil_id:
+        return None
+    try:
+        return access.access_session_pupil(class_session, pupil_id)
+    except Http404:
+        return None
+
+
+def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
+    class_session = access.access_session(request.user, session_id)
+    return render(
+        request, "classroom/teacher/session_detail.html", _session_context(request, class_session)
+    )
+
+
+def session_board(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The grouping board alone (htmx swaps it after each tap)."""
+    class_session = access.access_open_session(request.user, session_id)
+    return render(
+        request, "classroom/teacher/_board.html", _session_context(request, class_session)
+    )
+
+
+def _board_response(request: HttpRequest, class_session: ClassSession) -> HttpResponse:
+    if getattr(request, "htmx", False):
+        return render(
+            request, "classroom/teacher/_board.html", _session_context(request, class_session)
+        )
+    return redirect("classroom:session_detail", session_id=class_session.pk)
+
+
+def session_options(request: HttpRequest, session_id: int) -> HttpResponse:
+    class_session = access.access_open_session(request.user, session_id)
+    form = OptionsForm(
+        request.POST or None, game=class_session.game, initial_options=class_session.options
+    )
+    if request.method == "POST" and form.is_valid():
+        services.session_update_options(class_session=class_session, options=form.options)
+        messages.success(request, _("Réglages enregistrés pour les prochaines tables."))
+        return redirect("classroom:session_detail", session_id=class_session.pk)
+    return render(
+        request,
+        "classroom/teacher/options_form.html",
+        {"form": form, "class_session": class_session, "title": _("Réglages de la séance")},
+    )
+
+
+@require_POST
+def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
+    class_session = access.access_session(request.user, session_id)
+    services.session_end(class_session=class_session)
+    messages.success(request, _("Séance terminée : le code ne fonctionne plus."))
+    return redirect("classroom:class_detail", class_id=class_session.school_class_id)
+
+
+def session_projector(request: HttpRequest, session_id: int) -> HttpResponse:
+    class_session = access.access_open_session(request.user, session_id)
+    url = join_url(request)
+    return render(
+        request,
+        "classroom/teacher/projector.html",
+        {
+            "class_session": class_session,
+            "join_url": url,
+            "qr": qr_svg(f"{url}?code={class_session.join_code}", scale=8),
+            "pupils": [
+                {"pupil": p, "avatar_url": avatar_url(p.avatar)}
+                for p in selectors.joined_pupils(class_session=class_session)
+            ],
+            "code_groups": [class_session.join_code[:3], class_session.join_code[3:]]
+            if class_session.join_code
+            else [],
+        },
+    )
+
+
+@require_POST
+def groups_make(request: HttpRequest, session_id: int) -> HttpResponse:
+    class_session = access.access_open_session(request.user, session_id)
+    form = GroupSizeForm(request.POST)
+    if form.is_valid():
+        services.groups_make(class_session=class_session, size=form.cleaned_data["size"])
+    return _board_response(request, class_session)
+
+
+@require_POST
+def group_add(request: HttpRequest, session_id: int) -> HttpResponse:
+    class_session = access.access_open_session(request.user, session_id)
+    services.group_add(class_session=class_session)
+    return _board_response(request, class_session)
+
+
+@require_POST
+def pupil_move(request: HttpRequest, session_id: int, pupil_id: int) -> HttpResponse:
+    """Tap a pupil, then tap the table to put them on (no drag needed)."""
+    class_session = access.access_open_session(request.user, session_id)
+    pupil = access.access_session_pupil(class_session, pupil_id)
+    target = request.POST.get("group", "")
+    group = None
+    if target:
+        group = access.access_group(request.user, target)
+    try:
+        services.pupil_move(class_session=class_session, pupil=pupil, group=group)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+    except Attendance.DoesNotExist:
+        messages.error(request, _("Cet élève n'a pas encore rejoint la séance."))
+    return _board_response(request, class_session)
+
+
+@require_POST
+def group_bots(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = access.access_group(request.user, group_id)
+    form = BotsForm(request.POST)
+    if form.is_valid() and group.table_id is None:
+        services.group_set_bots(
+            group=group, level=form.cleaned_data["level"], size=form.cleaned_data["size"]
+        )
+    return _board_response(request, group.class_session)
+
+
+def group_options(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = access.access_group(request.user, group_id)
+    class_session = group.class_session
+    form = OptionsForm(
+        request.POST or None, game=class_session.game, initial_options=services.group_options(group)
+    )
+    if request.method == "POST" and group.table_id is None and form.is_valid():
+        services.group_set_options(group=group, options=form.options)
+        messages.success(
+            request, _("Réglages de la table %(n)s enregistrés.") % {"n": group.number}
+        )
+        return redirect("classroom:session_detail", session_id=class_session.pk)
+    return render(
+        request,
+        "classroom/teacher/options_form.html",
+        {
+            "form": form,
+            "class_session": class_session,
+            "title": _("Réglages de la table %(n)s") % {"n": group.number},
+            "started": group.table_id is not None,
+        },
+    )
+
+
+@require_POST
+def tables_start(request: HttpRequest, session_id: int) -> HttpResponse:
+    class_session = access.access_open_session(request.user, session_id)
+    report = services.tables_start(class_session=class_session)
+    if report.started:
+        messages.success(request, _("%(n)s table(s) lancée(s) !") % {"n": len(report.started)})
+    for problem in report.problems:
+        messages.error(request, problem)
+    if not report.started and not report.problems:
+        messages.info(request, _("Aucune table prête : formez d'abord des groupes."))
+    return redirect("classroom:session_detail", session_id=class_session.pk)
+
+
+@require_POST
+def tablet_sign_out(request: HttpRequest, login_id: int) -> HttpResponse:
+    login_row = access.access_login(request.user, login_id)
+    name = login_row.pupil.display_name
+    services.tablet_sign_out(login=login_row)
+    messages.success(request, _("La tablette de %(name)s est déconnectée.") % {"name": name})
+    return redirect("classroom:session_detail", session_id=login_row.class_session_id)
