@@ -106,6 +106,7 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     first = players[0].page.locator("#table-main").inner_text()
     assert "C'est ton tour" in first and "Ta carte" in first
     assert GERMAN.search(players[0].page.locator(".pn-drawn .pn-words").inner_text())
+    _speaks_only_when_tapped(players[0].page)
 
     done: set[str] = set()
     taken: set[str] = set()
@@ -327,3 +328,21 @@ def test_six_names_stay_whole_on_a_portrait_tablet(
         tablet.screenshot(path=str(screenshots / f"pinocchio-six-seats-{name}.png"))
         tablet.context.close()
     teacher.close()
+
+
+RECORD_SPEECH = """() => {
+    window.__said = [];
+    window.speechSynthesis.speak = (u) => window.__said.push([u.text, u.lang]);
+    window.speechSynthesis.cancel = () => {};
+}"""
+
+
+def _speaks_only_when_tapped(page: Any) -> None:
+    """The 🔊 button says the card's words with a German voice, and only when tapped."""
+    assert page.evaluate("'speechSynthesis' in window")
+    page.evaluate(RECORD_SPEECH)
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__said") == []
+    words = page.locator(".pn-drawn .pn-words").inner_text().strip()
+    page.locator(".pn-drawn .pn-speak").click()
+    assert page.evaluate("window.__said") == [[words, "de-DE"]]
