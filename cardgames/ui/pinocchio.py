@@ -35,7 +35,6 @@ from cardgames.ui.pinocchio_words import LANGUAGES, SPEECH_LANG, colour_word, ga
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/pinocchio/seat.html"
 PUBLIC_TEMPLATE = "cardgames/pinocchio/public.html"
-MONITOR_TEMPLATE = "cardgames/pinocchio/monitor.html"
 SCRIPT = "js/pinocchio.js"
 
 TITLE = _("Pinocchio")
@@ -438,13 +437,6 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
     if view.get("over"):
         rows.append((gettext("État"), gettext("Partie terminée")))
     return rows
-
-
-def monitor_context(view: Mapping[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
-    """What the monitor's card draws for a table (public view only)."""
-    context = seat_context(view=view, legal=[], choice=None, seed=0, version=0)
-    context["summary"] = public_summary(view, seat_names)
-    return context
 
 
 # ---------------------------------------------------------------- what happened
