@@ -65,26 +65,17 @@ CHOICE_LABELS: dict[str, dict[str, Promise]] = {
 # ---------------------------------------------------------------- how to play
 # (picture, sentence): a picture is a static path or an emoji.
 HOW_TO_PLAY: list[tuple[str, Promise]] = [
-    ("img/pinocchio/back.svg", _("Tu prends la carte du dessus de ta pile. Toi seul la vois.")),
+    ("img/pinocchio/back.svg", _("Prends la carte du dessus de ta pile : toi seul la vois.")),
     (
         "🗣",
-        _(
-            "Pose-la face cachée et annonce un vêtement : garde le vêtement ou la couleur de l'annonce d'avant."
-        ),
+        _("Pose-la face cachée et annonce un vêtement. Garde le vêtement ou la couleur d'avant."),
     ),
-    (
-        "🤔",
-        _(
-            "Avant, dis si tu crois l'annonce d'avant, ou si tu doutes : la carte est alors retournée."
-        ),
-    ),
+    ("🤔", _("Tu crois l'annonce d'avant ? Ou tu doutes ? Si tu doutes, on retourne la carte.")),
     (
         "img/pinocchio/nose-long.svg",
-        _(
-            "Un menteur découvert prend un nez. Si la carte disait vrai, c'est celui qui a douté qui le prend."
-        ),
+        _("Qui a menti prend un nez. Si la carte disait vrai, c'est celui qui a douté."),
     ),
-    ("🏆", _("Quand les piles sont vides, celui qui a le moins de nez gagne.")),
+    ("🏆", _("Quand les piles sont vides, le moins de nez gagne !")),
 ]
 
 # ---------------------------------------------------------------- refusals
