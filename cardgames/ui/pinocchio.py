@@ -28,7 +28,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
-from cardgames.engines.pinocchio import ALL_FACES, COLOURS, GARMENTS, allowed_faces, card_face
+from cardgames.engines.pinocchio import ALL_FACES, COLOURS, GARMENTS, allowed_faces
 from cardgames.ui import art, generic
 from cardgames.ui.pinocchio_words import LANGUAGES, SPEECH_LANG, colour_word, garment_word, phrase
 
@@ -530,38 +530,76 @@ def events_context(
 
 
 # ---------------------------------------------------------------- what a teacher learns
-def social_details(state: Any, *, words_language: str | None = None) -> list[dict[str, Any]]:
-    """Per seat, the counts of a finished table for the pupil report: doubts
-    made and doubts that were right, bluffs (announcements that differed from
-    the card, free ones included) and bluffs caught, noses, rank (1 = fewest
-    noses; ties share), and the table's word language.
+LANGUAGE_NAMES: dict[str, Promise] = {"fr": _("français"), "de": _("allemand"), "en": _("anglais")}
+REPORT_HEADERS: list[Promise] = [
+    _("Parties"),
+    _("Doutes"),
+    _("Doutes justes"),
+    _("Bluffs"),
+    _("Bluffs découverts"),
+    _("Nez"),
+    _("Meilleure place"),
+    _("Mots en"),
+]
 
-    Reads the engine's whole state (true faces of every laid card): it is for
-    the teacher's record, written once the game is over, never for a screen."""
-    players = int(state.players)
-    doubts = [0] * players
-    doubts_right = [0] * players
-    bluffs = [0] * players
-    bluffs_caught = [0] * players
-    for laid in state.rangement:
-        lie = card_face(laid.card) != (laid.garment, laid.colour)
-        bluffs[laid.seat] += lie
-        if laid.doubted_by is not None:
-            doubts[laid.doubted_by] += 1
-            doubts_right[laid.doubted_by] += lie
-            bluffs_caught[laid.seat] += lie
-    noses = [int(n) for n in state.noses]
-    places = {row["seat"]: row["place"] for row in ranking({"noses": noses}, [""] * players)}
-    lang = words_language or str(state.options.get("words_language", "fr"))
-    return [
-        {
-            "doubts": doubts[seat],
-            "doubts_right": doubts_right[seat],
-            "bluffs": bluffs[seat],
-            "bluffs_caught": bluffs_caught[seat],
-            "noses": noses[seat],
-            "rank": places[seat],
-            "words_language": lang,
-        }
-        for seat in range(players)
-    ]
+
+def social_report(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The pupil report's Pinocchio table, from the pupil's finished Pinocchio
+    records (plain values: ``session_id``, ``started_at``, ``practice``,
+    ``rank``, ``score`` — the noses — and ``details``, whose ``stats`` are the
+    engine's per-seat figures and ``options`` the table's), one row per
+    session, newest first: tables, doubts made and right, bluffs (announcements
+    that differed from the card) and bluffs caught, noses, best place and the
+    word languages practised. Pure: the selector reads, this only adds up."""
+    sessions: dict[Any, dict[str, Any]] = {}
+    for record in records:
+        row = sessions.setdefault(
+            record.get("session_id"),
+            {
+                "session_id": record.get("session_id"),
+                "started_at": record.get("started_at"),
+                "practice": bool(record.get("practice")),
+                "tables": 0,
+                "doubts": 0,
+                "good_doubts": 0,
+                "bluffs": 0,
+                "caught": 0,
+                "noses": 0,
+                "best_rank": None,
+                "languages": [],
+            },
+        )
+        details = record.get("details") or {}
+        stats = details.get("stats") or {}
+        row["tables"] += 1
+        for key in ("doubts", "good_doubts", "bluffs", "caught"):
+            row[key] += int(stats.get(key) or 0)
+        row["noses"] += int(record.get("score") or 0)
+        rank = record.get("rank")
+        if isinstance(rank, int) and (row["best_rank"] is None or rank < row["best_rank"]):
+            row["best_rank"] = rank
+        lang = (details.get("options") or {}).get("words_language")
+        if lang in LANGUAGE_NAMES and lang not in row["languages"]:
+            row["languages"].append(lang)
+    rows = sorted(sessions.values(), key=lambda r: str(r["started_at"]), reverse=True)
+    return {
+        "headers": [str(header) for header in REPORT_HEADERS],
+        "rows": [
+            {
+                "session_id": row["session_id"],
+                "started_at": row["started_at"],
+                "practice": row["practice"],
+                "cells": [
+                    row["tables"],
+                    row["doubts"],
+                    row["good_doubts"],
+                    row["bluffs"],
+                    row["caught"],
+                    row["noses"],
+                    row["best_rank"] if row["best_rank"] is not None else "—",
+                    ", ".join(str(LANGUAGE_NAMES[lang]) for lang in row["languages"]) or "—",
+                ],
+            }
+            for row in rows
+        ],
+    }

@@ -236,21 +236,40 @@ def _play_out(state, rng: random.Random) -> None:
         ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
 
 
-def test_social_details_count_doubts_bluffs_noses_and_rank() -> None:
+def test_engine_stats_give_each_seat_its_doubts_bluffs_and_noses() -> None:
+    """What the pupil's record stores (the engine's per-seat stats) adds up:
+    every nose is a wrong doubt or a caught bluff."""
     state = _state(players=3, lang="en", seed=2)
     _play_out(state, random.Random(4))
-    details = pinocchio.social_details(state)
-    stats = ENGINE.game_stats(state)["seat"]
-    assert [d["doubts"] for d in details] == stats["doubts"]
-    assert [d["noses"] for d in details] == state.noses
-    assert {d["words_language"] for d in details} == {"en"}
-    # Each nose came from a wrong doubt or a caught bluff.
-    assert sum(d["noses"] for d in details) == sum(
-        d["doubts"] - d["doubts_right"] + d["bluffs_caught"] for d in details
+    seat = ENGINE.game_stats(state)["seat"]
+    for s in range(3):
+        wrong_doubts = seat["doubts"][s] - seat["good_doubts"][s]
+        assert state.noses[s] == wrong_doubts + seat["caught"][s]
+        assert seat["caught"][s] <= seat["lies"][s] <= seat["bluffs"][s]
+
+
+def test_social_report_adds_up_one_row_per_session_newest_first() -> None:
+    def record(session: int, day: str, rank: int, noses: int, lang: str, **stats: int) -> dict:
+        return {
+            "session_id": session,
+            "started_at": day,
+            "practice": False,
+            "rank": rank,
+            "score": noses,
+            "details": {"stats": stats, "options": {"words_language": lang}},
+        }
+
+    report = pinocchio.social_report(
+        [
+            record(1, "2026-11-02", 3, 2, "fr", doubts=2, good_doubts=1, bluffs=3, caught=1),
+            record(2, "2026-11-09", 1, 0, "de", doubts=1, good_doubts=1, bluffs=1, caught=0),
+            record(1, "2026-11-02", 1, 1, "de", doubts=0, good_doubts=0, bluffs=2, caught=1),
+        ]
     )
-    assert all(d["bluffs_caught"] <= d["bluffs"] for d in details)
-    best = min(state.noses)
-    assert {d["rank"] for d in details if d["noses"] == best} == {1}
+    assert report["headers"][0] == "Parties" and report["headers"][-1] == "Mots en"
+    assert [row["session_id"] for row in report["rows"]] == [2, 1]
+    assert report["rows"][1]["cells"] == [2, 2, 1, 5, 2, 3, 1, "français, allemand"]
+    assert report["rows"][0]["cells"] == [1, 1, 1, 1, 0, 0, 1, "allemand"]
 
 
 # ---------------------------------------------------------------- rendered screens
