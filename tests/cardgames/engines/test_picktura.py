@@ -958,23 +958,21 @@ def test_property_4_no_leak(players: int, game: tuple[int, int, dict[str, bool]]
     def check(
         state: PickturaState, seat: int, action: dict[str, Any], events: list[dict[str, Any]]
     ) -> None:
-        public = {
-            e["card"]["id"]
-            for e in events
-            if e["type"] == "draw" and e["from"] == VISIBLE and e["seat"] == seat
-        }
-        holding = {x for x in state.hands[seat]}
+        # Events are judged in order, against what was secret when each was
+        # sent: a card named in a public event (a visible top) may be drawn
+        # secretly later in the same turn, from a hidden pile rebuilt of seen cards.
+        holding = set(state.hands[seat])
         for x in list(secret):
             if secret[x] == seat and x not in holding:
                 del secret[x]
-        for x in holding:
-            if x in public:
-                secret.pop(x, None)
-            elif x not in secret and any(
-                e["type"] == "hidden_card" and e["card"]["id"] == x for e in events
-            ):
-                secret[x] = seat
-        check_events(events)
+        for event in events:
+            check_events([event])
+            if event["type"] == "draw" and event["from"] != VISIBLE:
+                assert "card" not in event, event  # the public half of a hidden draw
+            if event["type"] == "draw" and event["from"] == VISIBLE and event["seat"] == seat:
+                secret.pop(event["card"]["id"], None)
+            elif event["type"] == "hidden_card" and event["card"]["id"] in holding:
+                secret[event["card"]["id"]] = seat
         check_views()
 
     check_events(state.log)
