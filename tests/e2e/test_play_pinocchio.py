@@ -91,16 +91,21 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
         for seat, (pupil, (name, viewport)) in enumerate(zip(pupils, views, strict=True))
     ]
     page.reload()
-    page.get_by_role("button", name="groupes de 3").click()
+    # One table of four places: the three pupils and a robot.
+    page.get_by_role("button", name="groupes de 4").click()
     page.locator(".table-card").first.wait_for()
     page.locator(".bots-form select[name=level]").first.select_option("easy")
-    page.wait_for_timeout(600)
-    page.locator(".bots-form select[name=size]").first.select_option("4")
-    page.wait_for_timeout(600)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function(
+        "() => document.querySelector('.bots-form select[name=level]').value === 'easy'"
+        " && document.querySelector('.bots-form select[name=size]').value === '4'"
+    )
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
     for player in players:
         player.page.wait_for_url("**/table/**", timeout=15_000)
         player.page.locator(".pn-players").wait_for(timeout=10_000)
+    assert players[0].page.locator(".pn-player").count() == 4
+    assert "🤖" in players[0].page.locator(".pn-players").inner_text()
     table_id = int(re.search(r"/table/(\d+)/", players[0].page.url).group(1))
     # Interface in French, words in German, on the very first screen.
     first = players[0].page.locator("#table-main").inner_text()
