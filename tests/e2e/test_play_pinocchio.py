@@ -50,6 +50,19 @@ def _start_session(page: Any, server: Any, class_id: int) -> None:
         page.goto(f"{server.url}/teacher/sessions/{session_id}/")
 
 
+def _table_of_four(page: Any) -> None:
+    """Easy robots up to four places. Each choice re-draws the board (htmx), so
+    wait for the new board to show it before the next one."""
+    for name, value in (("level", "easy"), ("size", "4")):
+        select = f".bots-form select[name={name}]"
+        if page.locator(select).first.input_value() != value:
+            page.locator(select).first.select_option(value)
+            page.wait_for_load_state("networkidle")
+            page.wait_for_function(
+                "([sel, v]) => document.querySelector(sel).value === v", arg=[select, value]
+            )
+
+
 class Player:
     """One tablet and what the test remembers of its own last announcement."""
 
@@ -94,12 +107,7 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     # One table of four places: the three pupils and a robot.
     page.get_by_role("button", name="groupes de 4").click()
     page.locator(".table-card").first.wait_for()
-    page.locator(".bots-form select[name=level]").first.select_option("easy")
-    page.wait_for_load_state("networkidle")
-    page.wait_for_function(
-        "() => document.querySelector('.bots-form select[name=level]').value === 'easy'"
-        " && document.querySelector('.bots-form select[name=size]').value === '4'"
-    )
+    _table_of_four(page)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
     for player in players:
         player.page.wait_for_url("**/table/**", timeout=15_000)
