@@ -248,6 +248,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         return rendering.render_fragments(snap, seat, steer=self._steers())
 
     def _steers(self) -> bool:
+        """Whether this socket's screen offers "Rejouer". Never on a projector
+        (``?view=projector``): the class sees the table, not the teacher's buttons."""
+        if b"view=projector" in self.scope.get("query_string", b""):
+            return False
         access = self.access
         return bool(access is not None and (access.is_teacher or access.steers))
 

@@ -68,8 +68,18 @@ class EmailAuthenticationForm(AuthenticationForm):
 class ClassForm(forms.ModelForm):
     class Meta:
         model = SchoolClass
-        fields = ["name", "level"]
-        labels = {"name": _("Nom de la classe"), "level": _("Niveau")}
+        fields = ["name", "level", "practice_allowed"]
+        labels = {
+            "name": _("Nom de la classe"),
+            "level": _("Niveau"),
+            "practice_allowed": _("Entraînement libre"),
+        }
+        help_texts = {
+            "practice_allowed": _(
+                "Quand aucune séance n'est ouverte, les élèves peuvent jouer seuls contre "
+                "des robots avec le lien ou le QR code de la classe."
+            )
+        }
         widgets = {"level": forms.RadioSelect}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

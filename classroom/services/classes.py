@@ -7,14 +7,26 @@ from typing import Any
 from classroom.models import SchoolClass
 
 
-def class_create(*, teacher: Any, name: str, level: str) -> SchoolClass:
-    return SchoolClass.objects.create(teacher=teacher, name=name.strip(), level=level)
+def class_create(
+    *, teacher: Any, name: str, level: str, practice_allowed: bool = True
+) -> SchoolClass:
+    return SchoolClass.objects.create(
+        teacher=teacher, name=name.strip(), level=level, practice_allowed=practice_allowed
+    )
 
 
-def class_update(*, school_class: SchoolClass, name: str, level: str) -> SchoolClass:
+def class_update(
+    *, school_class: SchoolClass, name: str, level: str, practice_allowed: bool | None = None
+) -> SchoolClass:
+    """Rename the class, change its level and (when given) whether its pupils
+    may practise alone with the class link while no session is open."""
     school_class.name = name.strip()
     school_class.level = level
-    school_class.save(update_fields=["name", "level"])
+    fields = ["name", "level"]
+    if practice_allowed is not None:
+        school_class.practice_allowed = practice_allowed
+        fields.append("practice_allowed")
+    school_class.save(update_fields=fields)
     return school_class
 
 

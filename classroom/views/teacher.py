@@ -61,7 +61,10 @@ def class_new(request: HttpRequest) -> HttpResponse:
     form = ClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         school_class = services.class_create(
-            teacher=request.user, name=form.cleaned_data["name"], level=form.cleaned_data["level"]
+            teacher=request.user,
+            name=form.cleaned_data["name"],
+            level=form.cleaned_data["level"],
+            practice_allowed=form.cleaned_data["practice_allowed"],
         )
         messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
@@ -102,8 +105,9 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             school_class=school_class,
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
+            practice_allowed=form.cleaned_data["practice_allowed"],
         )
-        messages.success(request, _("Classe renommée."))
+        messages.success(request, _("Classe enregistrée."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
     return render(
         request, "classroom/teacher/class_form.html", {"form": form, "school_class": school_class}
