@@ -51,16 +51,19 @@ def _start_session(page: Any, server: Any, class_id: int) -> None:
 
 
 def _table_of_four(page: Any) -> None:
-    """Easy robots up to four places. Each choice re-draws the board (htmx), so
-    wait for the new board to show it before the next one."""
+    """Easy robots up to four places. Each choice posts the form and re-draws
+    the board (htmx): wait for that answer before the next choice, so the
+    second post never leaves from a form the first answer replaced."""
     for name, value in (("level", "easy"), ("size", "4")):
-        select = f".bots-form select[name={name}]"
-        if page.locator(select).first.input_value() != value:
-            page.locator(select).first.select_option(value)
-            page.wait_for_load_state("networkidle")
-            page.wait_for_function(
-                "([sel, v]) => document.querySelector(sel).value === v", arg=[select, value]
-            )
+        select = page.locator(f".bots-form select[name={name}]").first
+        if select.input_value() == value:
+            continue
+        with page.expect_response(lambda r: "/bots/" in r.url and r.request.method == "POST"):
+            select.select_option(value)
+        page.wait_for_function(
+            "([sel, v]) => document.querySelector(sel).value === v",
+            arg=[f".bots-form select[name={name}]", value],
+        )
 
 
 class Player:
