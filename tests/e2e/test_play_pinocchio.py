@@ -184,6 +184,14 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     monitor.wait_for_load_state("networkidle")
     assert "Nez" in monitor.locator("body").inner_text()
     monitor.screenshot(path=str(screenshots / "pinocchio-monitor-1280x800.png"), full_page=True)
+    # The pupil report: Pinocchio's own figures, the German words included.
+    report = teacher.new_page()
+    report.goto(f"{server.url}/teacher/pupils/{pupils[0]['pk']}/report/")
+    table = report.locator("#social-pinocchio + .rp-scroll")
+    table.wait_for()
+    text = table.inner_text()
+    assert "Bluffs découverts" in text and "allemand" in text
+    report.locator("#social-games").screenshot(path=str(screenshots / "pinocchio-report-1280x800.png"))
     for player in players:
         player.page.context.close()
     teacher.close()
