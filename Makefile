@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run serve test lint typecheck pytest bench messages clean audit
+.PHONY: install run serve test lint typecheck pytest bench loadtest messages clean audit
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,13 @@ bench: install
 	$(PY) benchmarks/bench_chasse_engine.py
 	$(PY) benchmarks/bench_focus.py --seeds 10
 	$(PY) benchmarks/bench_ws.py --seconds 20
+
+# A school day (75 tables, 300 sockets) on the embedded default, then on the
+# machine's PostgreSQL + Redis with 1 and 2 workers (one killed mid-run).
+# Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379
+# (uses Redis db 4, flushed); override with LOADTEST_PG / LOADTEST_REDIS_DB.
+loadtest: install
+	$(PY) benchmarks/loadtest.py --tables 75
 
 messages: install
 	$(PY) manage.py makemessages -l fr -l de -l en --ignore=.venv --ignore=staticfiles

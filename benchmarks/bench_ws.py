@@ -32,8 +32,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-VERSION = re.compile(r'id="table-main"[^>]*data-version="(\d+)"[^>]*data-current-seat="(\d*)"')
-OVER = re.compile(r'id="table-main"[^>]*data-over="1"')
+# The state line is in every whole screen and in every update that changes the
+# table (updates carry only the parts of a screen that changed).
+VERSION = re.compile(r'id="table-state"[^>]*data-version="(\d+)"[^>]*data-current-seat="(\d*)"')
+OVER = re.compile(r'id="table-state"[^>]*data-over="1"')
 LEGAL = re.compile(r'data-card="(\d+)" data-legal="1"')
 DISCARD = re.compile(r'class="cg-hand" data-discard="1"')
 
@@ -145,8 +147,11 @@ class Socket:
         )
 
     async def read_forever(self) -> None:
+        from cardgames.rendering import apply_update
+
         async for message in self.ws:
             now = time.perf_counter()
+            self.last = apply_update(self.last, message)  # the screen, as htmx shows it
             match = VERSION.search(message)
             if match:
                 version = int(match.group(1))
@@ -155,10 +160,8 @@ class Socket:
                     self.version = version
                     self.current = int(match.group(2)) if match.group(2) else None
                     self.over = bool(OVER.search(message))
-                    self.last = message
             else:
                 self.arrivals.setdefault(-len(self.arrivals) - 1, now)
-                self.last = message
             self.changed.set()
 
 

@@ -4,22 +4,41 @@ The consumer knows no game. It resolves who the socket is from the *session*
 (never from a message), hands moves to ``services``, and answers every change
 of the table by re-rendering its own seat's view from the database. Bad input
 gets a French notice and the socket stays open; the handlers never sleep.
+
+The cost of a move is kept small and off the database thread (Channels runs
+every ``database_sync_to_async`` call of a worker on one thread):
+
+- that thread only runs moves, bots and connects; the read of a table after a
+  change runs on two reader threads (``read_snapshot``), once per change per
+  worker (``shared_snapshot``), shared by all its sockets of that table;
+- rendering runs on a render thread of its own, once per change per seat and
+  worker (``render_screen``): the projector and the teacher's screens share
+  the public one;
+- each socket is sent only the parts of its screen that changed
+  (``rendering.Screen.update``): a few KB per move rather than the whole page;
+- the pupil who moved gets their new screen in the reply to the move, before
+  the broadcast reaches the others.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextvars
 import json
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections, connection
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from cardgames import rendering, revocation, runtime, services, ui
+from cardgames import liveness, rendering, revocation, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.engines.base import IllegalAction
 from cardgames.models import Table
@@ -43,6 +62,32 @@ def _parse_int(value: Any) -> int:
     return number
 
 
+# Reads of a table for a broadcast or a resync run on their own two threads, not
+# on the database thread where every move, bot and connect of the worker waits
+# in one queue: a screen update then never queues behind other tables' writes.
+_READERS = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="table-read")
+
+
+def _read_snapshot(table_id: int) -> rendering.Snapshot | None:
+    close_old_connections()  # as database_sync_to_async does around each call
+    try:
+        return rendering.snapshot(table_id)
+    finally:
+        close_old_connections()
+
+
+def _readers_allowed() -> bool:
+    """Not on SQLite's in-memory test database: its shared cache locks whole
+    tables between connections (a file in WAL mode lets readers run alongside)."""
+    return not (connection.vendor == "sqlite" and connection.is_in_memory_db())
+
+
+async def read_snapshot(table_id: int) -> rendering.Snapshot | None:
+    if not _readers_allowed():
+        return await database_sync_to_async(rendering.snapshot)(table_id)
+    return await asyncio.get_running_loop().run_in_executor(_READERS, _read_snapshot, table_id)
+
+
 # One read of a table per broadcast per process. Every socket of a table gets
 # the same ``table.changed`` message (same stamp): the first to handle it loads
 # the table, the others reuse that read-only snapshot and only render their own
@@ -55,19 +100,84 @@ _SHARED_SNAPSHOTS_MAX = 256
 
 async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | None:
     if not isinstance(stamp, str) or not stamp:
-        return await database_sync_to_async(rendering.snapshot)(table_id)
+        return await read_snapshot(table_id)
     key = (table_id, stamp)
     future = _SHARED_SNAPSHOTS.get(key)
     if future is None or future.get_loop() is not asyncio.get_running_loop():
-        future = asyncio.ensure_future(database_sync_to_async(rendering.snapshot)(table_id))
+        future = asyncio.ensure_future(read_snapshot(table_id))
         _SHARED_SNAPSHOTS[key] = future
         while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
             _SHARED_SNAPSHOTS.popitem(last=False)
     return await asyncio.shield(future)
 
 
+def share_snapshot(table_id: int, stamp: str, snap: rendering.Snapshot) -> None:
+    """The mover's socket read the table right after its move: the broadcast of
+    that move (same stamp) uses this read instead of making another."""
+    key = (table_id, stamp)
+    if key not in _SHARED_SNAPSHOTS:
+        future: asyncio.Future[rendering.Snapshot | None] = (
+            asyncio.get_running_loop().create_future()
+        )
+        future.set_result(snap)
+        _SHARED_SNAPSHOTS[key] = future
+        while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
+            _SHARED_SNAPSHOTS.popitem(last=False)
+
+
+# Rendering runs on one thread of its own: not on the database thread (a table's
+# screens must not wait behind another table's transaction) and not on the event
+# loop, which must stay free to read and write every socket. Measured on 2 cores
+# with 160 sockets: renders on the loop made the move p50 ~2 s (the loop starved
+# for the GIL), a pool of several threads was no better; one render thread with
+# a short GIL switch interval (config/asgi.py) gave p50 ~80 ms.
+# One render per change, seat and viewer kind per process (same stamp as the
+# snapshot): two sockets of one seat, or every public screen, share it. The
+# cache is only touched from the render thread.
+_RENDERER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+_SHARED_SCREENS: OrderedDict[tuple[Any, ...], rendering.Screen] = OrderedDict()
+_SHARED_SCREENS_MAX = 1024
+
+
+def _shared_screen(
+    snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool, notice: str
+) -> rendering.Screen:
+    if notice or not isinstance(stamp, str) or not stamp:
+        return rendering.render_screen(snap, seat, notice=notice, steer=steer)
+    key = (snap.table.pk, stamp, seat, steer, translation.get_language())
+    screen = _SHARED_SCREENS.get(key)
+    if screen is None:
+        screen = _SHARED_SCREENS[key] = rendering.render_screen(snap, seat, steer=steer)
+        while len(_SHARED_SCREENS) > _SHARED_SCREENS_MAX:
+            _SHARED_SCREENS.popitem(last=False)
+    return screen
+
+
+async def render_screen(
+    snap: rendering.Snapshot, *, stamp: object, seat: int | None, steer: bool, notice: str = ""
+) -> rendering.Screen:
+    """The screen of ``seat`` for ``snap``, rendered on the render thread (with
+    this task's context: the active language)."""
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(
+        _RENDERER, context.run, _shared_screen, snap, stamp, seat, steer, notice
+    )
+
+
 class AccessLost(Exception):
     """The socket's browser session was signed out since it connected."""
+
+
+@dataclass(frozen=True)
+class _Fresh:
+    """``_handle``'s answer when the socket must be shown its table again (after
+    its own move, a choice, or a refusal on an out-of-date screen)."""
+
+    snap: rendering.Snapshot | None
+    notice: str = ""
+    whole: bool = False
+    # The broadcast of the move this answers: its read and renders are shared.
+    stamp: str | None = None
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -77,7 +187,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     player_key: str | None = None
     joined: bool = False
     rendered_version: int = -1
+    rendered_status: str = ""
     game: str = ""
+    lagging: Any = None
     # The browser session this socket speaks for, and the generation of its
     # access when it was last resolved (see ``cardgames.revocation``).
     session_key: str | None = None
@@ -89,6 +201,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         runtime.remember_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = services.table_group(self.table_id)
+        self.shown = rendering.Shown()
+        self.screen_lock = asyncio.Lock()
         # Join first, read second: a change between the two is then never missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         session = self.scope.get("session")
@@ -106,9 +220,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.joined = True
-        html, next_due = opened
+        snap, next_due = opened
         await self.accept()
-        await self.send(text_data=html)
+        await self._show(snap)
+        liveness.register(self)
         if next_due is not None:
             runtime.schedule(self.table_id, next_due)
 
@@ -127,7 +242,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         return access
 
-    def _open(self) -> tuple[str, Any] | None:
+    def _open(self) -> tuple[rendering.Snapshot, Any] | None:
         if self.session_key:
             self.generation = revocation.session_generation_remember(self.session_key)
         access = self._resolve()
@@ -135,30 +250,75 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         self.access = access
         if access.seat is not None:
-            services.seat_presence(table_id=self.table_id, seat=access.seat, delta=1)
+            services.seat_connection_open(
+                table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
+            )
         snap = rendering.snapshot(self.table_id)
         if snap is None:  # pragma: no cover - deleted between two queries
             return None
-        html = rendering.render_fragments(snap, access.seat, steer=self._steers())
-        return html, services.table_next_due(table_id=self.table_id)
+        return snap, services.table_next_due(table_id=self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if not self.joined:
             return
+        on_seat = self.present_on_seat()
         self.joined = False
+        liveness.unregister(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.session_group:
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
-        if self.access is not None and self.access.seat is not None:
-            await database_sync_to_async(services.seat_presence)(
-                table_id=self.table_id, seat=self.access.seat, delta=-1
+        if on_seat:
+            await database_sync_to_async(services.seat_connection_close)(
+                channel_name=self.channel_name
             )
+
+    def present_on_seat(self) -> bool:
+        return self.joined and self.access is not None and self.access.seat is not None
+
+    # ------------------------------------------------------------ output
+    def _seat(self) -> int | None:
+        return self.access.seat if self.access is not None else None
+
+    async def _show(
+        self,
+        snap: rendering.Snapshot | None,
+        *,
+        notice: str = "",
+        stamp: object = None,
+    ) -> None:
+        """Bring this socket's screen to ``snap``: only what changed is sent.
+        Rendering runs on the render thread; a screen older than the one
+        already shown is dropped (a resync may race a broadcast)."""
+        if snap is None:  # the table was deleted
+            await self._notice(services.refusal_message(code="finished"))
+            return
+        screen = await render_screen(
+            snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice
+        )
+        async with self.screen_lock:
+            if screen.version < self.rendered_version:
+                return
+            self.rendered_version = screen.version
+            self.rendered_status = screen.status
+            message = screen.update(self.shown)
+            if message:
+                await self._push(message)
+
+    async def _notice(self, message: str) -> None:
+        """Only the notice line changes; the next screen update redraws it."""
+        self.shown.units.pop("table-notice", None)
+        await self._push(rendering.render_notice(message))
+
+    async def resync(self) -> None:
+        """The heartbeat found this screen behind the table: show it again."""
+        if self.joined:
+            await self._show(await read_snapshot(self.table_id))
 
     # ------------------------------------------------------------ input
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = self._decode(text_data, bytes_data)
-            html = await database_sync_to_async(self._handle_checked)(data)
+            answer = await database_sync_to_async(self._handle_checked)(data)
         except AccessLost:
             await self._push(
                 rendering.render_closed(_("Cette tablette a été déconnectée. Merci et à bientôt !"))
@@ -166,13 +326,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_SIGNED_OUT)
             return
         except services.ActionRefused as refused:
-            html = rendering.render_notice(self._say(refused))
+            answer = self._say(refused)
         except Exception:
             # A bug must not drop a child's socket: log it, say something kind.
             logger.exception("table %s: message failed", self.table_id)
-            html = rendering.render_notice(_("Oups, quelque chose n'a pas marché. Réessaie."))
-        if html:
-            await self._push(html)
+            answer = _("Oups, quelque chose n'a pas marché. Réessaie.")
+        if isinstance(answer, _Fresh):
+            if answer.whole:
+                self.shown = rendering.Shown()  # the tablet asked for everything
+            if answer.stamp is not None and answer.snap is not None:
+                share_snapshot(self.table_id, answer.stamp, answer.snap)
+            await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp)
+        elif answer:
+            await self._notice(answer)
 
     def _decode(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         limit = int(settings.WS_MAX_MESSAGE_BYTES)
@@ -188,7 +354,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise services.ActionRefused("malformed")
         return data
 
-    def _handle_checked(self, data: dict[str, Any]) -> str:
+    def _handle_checked(self, data: dict[str, Any]) -> _Fresh | str:
         """Re-check access, then handle the message. The check is one cache
         read while the session's generation is unchanged; otherwise the access
         is resolved again from the database (the session may be gone)."""
@@ -218,27 +384,38 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.access = access
         return True
 
-    def _handle(self, data: dict[str, Any]) -> str:
-        """One message, synchronously (database thread). Returns the HTML to send
-        to this socket only; applied moves reach everyone via ``table.changed``."""
+    def _handle(self, data: dict[str, Any]) -> _Fresh | str:
+        """One message, on the database thread: only database work here. Returns
+        a refusal to say, or ``_Fresh`` when this socket must see the table again
+        (rendered afterwards, off this thread). After an applied move that is the
+        mover's own new screen, sent before the broadcast reaches the others."""
         kind = data.get("kind")
         if kind == "sync":
-            return self._render()
-        if kind not in ("choose", "cancel", "act"):
+            return _Fresh(rendering.snapshot(self.table_id), whole=True)
+        if kind not in ("choose", "cancel", "act", "answer"):
             raise services.ActionRefused("unknown_kind")
         access = self.access
         if access is None or access.seat is None:
             raise services.ActionRefused("spectator")
         seat = access.seat
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            raise services.ActionRefused("finished")
-        if kind in ("choose", "cancel") and not ui.get(table.game).two_step:
+        # The services need the table's id and game, both known since connect:
+        # no read here (they lock and check the table themselves).
+        table = Table(pk=self.table_id, game=self.game)
+        if kind in ("choose", "cancel") and not ui.get(self.game).two_step:
             # Only a two-step game (a card chosen, then the move) has a choice.
             raise services.ActionRefused("unknown_kind")
         if kind == "cancel":
             services.card_choice_clear(table=table, seat=seat)
-            return self._render()
+            return self._fresh()
+        if kind == "answer":
+            # After the game: the seat's answer to the game's own question.
+            try:
+                services.end_answer_submit(
+                    table_id=table.pk, seat=seat, answer=data.get("answer"), player_key=self.player_key
+                )
+            except services.ActionRefused as refused:
+                return self._refusal(refused)
+            return self._fresh()
         version = _parse_int(data.get("version"))
         if kind == "choose":
             try:
@@ -247,7 +424,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
             except services.ActionRefused as refused:
                 return self._refusal(refused)
-            return self._render()
+            return self._fresh()
         nonce = data.get("nonce")
         if not isinstance(nonce, str):
             raise services.ActionRefused("malformed")
@@ -268,27 +445,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             if refused.code in RERENDER_CODES:
                 return self._refusal(refused)
             # The engine's refusal, in the game's words (some with context).
-            text = rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
-            return rendering.render_notice(text)
-        return ""
+            return rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
+        stamp = services.broadcast_stamp_take(table_id=self.table_id)
+        return _Fresh(rendering.snapshot(self.table_id), stamp=stamp)
 
-    def _refusal(self, refused: services.ActionRefused) -> str:
+    def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:
         # When the screen was out of date, send the fresh one with the notice.
         if refused.code in RERENDER_CODES:
-            return self._render(notice=self._say(refused))
-        return rendering.render_notice(self._say(refused))
+            return self._fresh(notice=self._say(refused))
+        return self._say(refused)
 
     def _say(self, refused: services.ActionRefused) -> str:
         """The refusal in this table's game's words."""
         return services.refusal_message(code=refused.code, game=refused.game or self.game)
 
-    def _render(self, notice: str = "") -> str:
-        snap = rendering.snapshot(self.table_id)
-        if snap is None:
-            return rendering.render_notice(services.refusal_message(code="finished"))
-        self.rendered_version = snap.version
-        seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat, notice=notice, steer=self._steers())
+    def _fresh(self, notice: str = "") -> _Fresh:
+        return _Fresh(rendering.snapshot(self.table_id), notice)
 
     async def _push(self, html: str) -> None:
         """Send unless the tablet has gone meanwhile (it slept mid-render): some
@@ -303,16 +475,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = event.get("version")
         if isinstance(version, int) and version < self.rendered_version:
             return  # a newer screen was already sent (updates queued up behind a bot)
-        snap = await shared_snapshot(self.table_id, event.get("stamp"))
-        html = await database_sync_to_async(self._render_snapshot)(snap)
-        await self._push(html)
-
-    def _render_snapshot(self, snap: rendering.Snapshot | None) -> str:
-        if snap is None:
-            return rendering.render_notice(services.refusal_message(code="finished"))
-        self.rendered_version = snap.version
-        seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat, steer=self._steers())
+        stamp = event.get("stamp")
+        await self._show(await shared_snapshot(self.table_id, stamp), stamp=stamp)
 
     def _steers(self) -> bool:
         """Whether this socket's screen offers "Rejouer". Never on a projector
@@ -333,24 +497,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
             await self.close(code=CLOSE_SEAT_LOST)
             return
-        await self._push(result)
+        await self._show(result)
 
-    def _reseat(self) -> str | None:
+    def _reseat(self) -> rendering.Snapshot | None:
         """The teacher moved seats: find out who this socket is now."""
         before = self.access.seat if self.access is not None else None
         access = self._resolve()
+        if before is not None and (access is None or access.seat != before):
+            services.seat_connection_close(channel_name=self.channel_name)
         if access is None:
-            if before is not None:
-                services.seat_presence(table_id=self.table_id, seat=before, delta=-1)
             self.access = None
             return None
-        if access.seat != before:
-            if before is not None:
-                services.seat_presence(table_id=self.table_id, seat=before, delta=-1)
-            if access.seat is not None:
-                services.seat_presence(table_id=self.table_id, seat=access.seat, delta=1)
+        if access.seat != before and access.seat is not None:
+            services.seat_connection_open(
+                table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
+            )
         self.access = access
-        return self._render()
+        return rendering.snapshot(self.table_id)
 
     async def table_moved(self, event: dict[str, Any]) -> None:
         """A new game of the same players started at another table ("Rejouer"):

@@ -53,8 +53,8 @@ class Seat(models.Model):
     avatar = models.CharField(max_length=32, blank=True)
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=8, choices=BOT_LEVEL_CHOICES, default=DEFAULT_BOT_LEVEL)
-    # Live presence: how many sockets this seat has open right now.
-    connections = models.PositiveSmallIntegerField(default=0)
+    # When a socket of this seat last opened or closed. Who is connected *now*
+    # is ``SeatConnection`` (one expiring row per open socket).
     last_seen_at = models.DateTimeField(null=True, blank=True)
     # Simultaneous games: when this bot seat should next think (kept in the
     # database so a restarted worker picks the bots up where they were).
@@ -134,3 +134,20 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} v{self.version} seat {self.seat}"
+
+
+class SeatConnection(models.Model):
+    """One open websocket on a seat: the monitor's "connected" dot.
+
+    A row per socket, not a counter: the worker holding the socket pushes
+    ``expires_at`` forward on every heartbeat and deletes the row on close. A
+    worker that is killed does neither, so its rows simply expire and the seat
+    stops showing connected within one time-to-live (a counter would stay high
+    forever)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="sockets")
+    channel_name = models.CharField(max_length=200, unique=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.seat} · {self.channel_name}"

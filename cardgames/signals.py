@@ -43,3 +43,11 @@ table_finished = Signal()
 early (the bell rang, "Rejouer" started a new game). Keyword argument: ``table``.
 Every game record written at the end of a table (``classroom.social``) hangs
 off this one signal."""
+
+
+end_answer_given = Signal()
+"""Sent on commit when a player answered the game's end-of-game question
+(Picktura: "Combien de points as-tu ?"). Keyword arguments: ``table``,
+``seat``, ``player_key``, ``addends`` (list of ints), ``total`` (the right
+answer), ``answer``, ``correct`` and ``compute_ms`` (from the game's end to
+the answer, measured by the server)."""

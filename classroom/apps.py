@@ -9,9 +9,11 @@ class ClassroomConfig(AppConfig):
         # Connects the receivers that delete game data with classroom data.
         from classroom import (
             learning,
+            score_sums,
             signals,  # noqa: F401
             social,
         )
 
         learning.connect()
+        score_sums.connect()
         social.connect()

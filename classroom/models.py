@@ -416,3 +416,38 @@ class AssignedPractice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pupil_id} · {self.assigned_at:%d/%m/%Y}"
+
+
+class ScoreSumRecord(models.Model):
+    """A pupil adding up their own score after a game (Picktura: "Combien de
+    points as-tu ?"): an arithmetic attempt of its own kind, kept apart from
+    the Chasse running totals (``LearningRecord``), whose figures it never
+    touches.
+
+    Written by ``classroom.score_sums`` from cardgames' ``end_answer_given``.
+    ``table_id`` is a plain number, as for ``LearningRecord``. One row per
+    pupil and table: the tablet asks once.
+    """
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="score_sums")
+    class_session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="score_sums"
+    )
+    table_id = models.BigIntegerField()
+    game = models.CharField(max_length=32)
+    addends = models.JSONField(default=list)
+    sum = models.PositiveSmallIntegerField()
+    answer = models.PositiveSmallIntegerField()
+    correct = models.BooleanField()
+    compute_ms = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table_id", "pupil"], name="score_sum_unique_table"),
+        ]
+        indexes = [models.Index(fields=["pupil", "created_at"], name="score_sum_pupil_time")]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id}: {'+'.join(map(str, self.addends))} = {self.sum} ({self.answer})"

@@ -89,10 +89,30 @@ TEMPLATES = [
 # --------------------------------------------------------------------- data
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db_url("DATABASE_URL")}
-    # Websocket handlers run many short database calls: reuse connections
-    # (checked before reuse) instead of opening one per call.
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Bounded connections, whatever the number of sockets and threads: every
+    # worker process holds at most DB_POOL_MAX_SIZE connections (Django 5.2's
+    # psycopg pool). A connection goes back to the pool after each request and
+    # after each websocket handler's database call, and a thread that finds the
+    # pool empty waits (DB_POOL_TIMEOUT seconds) instead of opening one more.
+    # Without it, every request thread kept its own connection (CONN_MAX_AGE)
+    # and two workers at school scale took 92 of PostgreSQL's 100 connections
+    # ("sorry, too many clients already"). N workers need N x DB_POOL_MAX_SIZE
+    # connections, plus one per management command (see docs/deploy.md).
+    DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=8)
+    if DB_POOL_MAX_SIZE > 0:
+        # The pool replaces persistent connections (Django refuses both at once).
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
+            "max_size": DB_POOL_MAX_SIZE,
+            "timeout": env.float("DB_POOL_TIMEOUT", default=20.0),
+            # Idle connections above min_size are closed after 5 minutes.
+            "max_idle": 300.0,
+        }
+    else:
+        # No pool (e.g. behind pgbouncer): reuse each thread's connection.
+        DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 else:
     DATABASES = {
         "default": {
@@ -122,10 +142,39 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 CHANNEL_LAYERS: dict[str, Any]
 if REDIS_URL:
+    # Two defaults of the installed redis client (redis-py 6+, here 8.x) break
+    # channels_redis 4.3 at school scale, so both are set here:
+    # - ``ConnectionPool`` now defaults to ``max_connections=100`` (it used to be
+    #   unbounded) and raises ``MaxConnectionsError: Too many connections`` as
+    #   soon as 101 commands are in flight: 300 tablets connecting at once each
+    #   run ``group_add``, and 200 were refused with HTTP 500. Our layer uses a
+    #   *blocking* pool instead (config/channel_layer.py): at most
+    #   REDIS_MAX_CONNECTIONS per worker, and a command waits for a free
+    #   connection rather than failing.
+    # - ``socket_timeout`` now defaults to 5 s, exactly channels_redis'
+    #   ``BZPOPMIN`` wait (``brpop_timeout = 5``): when no message came for 5 s
+    #   the client gave up reading first, raised ``Timeout reading from``, and the
+    #   worker's receive loop closed every socket waiting on it, so idle tablets
+    #   dropped. The read timeout must outlast the blocking wait.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            "BACKEND": "config.channel_layer.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=64),
+                        # Wait this long for a free pooled connection.
+                        "timeout": 20,
+                        "socket_timeout": 15,
+                        "socket_connect_timeout": 5,
+                        # A connection idle for 30 s is pinged before reuse (Redis restarted?).
+                        "health_check_interval": 30,
+                    }
+                ],
+                "capacity": 1500,
+                "expiry": 30,
+            },
         }
     }
     CACHES = {

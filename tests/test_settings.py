@@ -43,8 +43,13 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
 def test_database_url_switches_to_postgresql_and_redis_url_to_channels_redis() -> None:
     code = (
         "from django.conf import settings as s;"
-        "print(s.DATABASES['default']['ENGINE']);"
-        "print(s.CHANNEL_LAYERS['default']['BACKEND'])"
+        "from channels.layers import get_channel_layer;"
+        "from channels_redis.core import RedisChannelLayer;"
+        "layer = get_channel_layer(); pool = layer.create_pool(0);"
+        "d = s.DATABASES['default'];"
+        "print(d['ENGINE'], d['CONN_MAX_AGE'], d['OPTIONS']['pool']['max_size']);"
+        "print(isinstance(layer, RedisChannelLayer), type(pool).__name__, pool.max_connections);"
+        "print(pool.connection_kwargs['socket_timeout'] > layer.brpop_timeout)"
     )
     clean = {k: v for k, v in os.environ.items()}
     clean.update(
@@ -52,13 +57,20 @@ def test_database_url_switches_to_postgresql_and_redis_url_to_channels_redis() -
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test",
             "REDIS_URL": "redis://127.0.0.1:6379/0",
+            "DB_POOL_MAX_SIZE": "6",
         }
     )
+    clean.pop("CONN_MAX_AGE", None)
     out = subprocess.run(
         [sys.executable, "-c", "import django; django.setup();" + code],
         cwd=ROOT, env=clean, capture_output=True, text=True, check=True,
-    ).stdout.split()
-    assert out == ["django.db.backends.postgresql", "channels_redis.core.RedisChannelLayer"]
+    ).stdout.splitlines()
+    # PostgreSQL through a bounded pool (6 connections per worker, no persistent ones).
+    assert out[0] == "django.db.backends.postgresql 0 6"
+    # channels_redis, on a bounded pool that waits instead of failing when busy...
+    assert out[1] == "True BlockingConnectionPool 64"
+    # ...whose reads outlast channels_redis' 5-second BZPOPMIN (idle sockets stay).
+    assert out[2] == "True"
 
 
 def test_embedded_default_is_sqlite_wal_immediate_with_in_memory_layer() -> None:

@@ -330,6 +330,9 @@ class PickturaEngine(Engine[PickturaState]):
         return [
             {"key": "blank_canvases", "type": "bool", "default": True},
             {"key": "complete_three_with_one", "type": "bool", "default": False},
+            # Not a rule: the table's screen reads it (after the game, each pupil
+            # adds up their own score before it is shown). The engine ignores it.
+            {"key": "score_sums", "type": "bool", "default": True},
         ]
 
     # ----------------------------------------------------------- game

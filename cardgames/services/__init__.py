@@ -6,18 +6,26 @@
 - :mod:`.turns`: who a table waits for (one planner for timers and bots);
 - :mod:`.presence`: connected sockets, and closing them;
 - :mod:`.notify`: channel-layer messages and the scheduler hook;
-- :mod:`.errors`: ``ActionRefused`` and its wording.
+- :mod:`.errors`: ``ActionRefused`` and its wording;
+- :mod:`.answers`: a player's answer to the game's end-of-game question.
 
 Every public function takes keyword-only arguments; those that change a
 table's state take its lock first and say so. No module here names a game:
 per-game wording lives in ``cardgames/ui/<game>.py``.
 """
 
+from cardgames.services.answers import end_answer_submit
 from cardgames.services.bots import MAX_BOT_MOVES_PER_CALL, bot_turns, table_next_due
 from cardgames.services.errors import ActionRefused, refusal_message
 from cardgames.services.moves import ActionResult, action_submit, card_choice_clear, card_choose
-from cardgames.services.notify import scheduler_register, table_group
-from cardgames.services.presence import seat_presence, tables_close_sockets
+from cardgames.services.notify import broadcast_stamp_take, scheduler_register, table_group
+from cardgames.services.presence import (
+    TableMark,
+    seat_connection_close,
+    seat_connection_open,
+    seat_connections_heartbeat,
+    tables_close_sockets,
+)
 from cardgames.services.tables import (
     SeatSpec,
     bot_seat,
@@ -34,15 +42,20 @@ __all__ = [
     "ActionRefused",
     "ActionResult",
     "SeatSpec",
+    "TableMark",
     "action_submit",
     "bot_seat",
     "bot_turns",
+    "broadcast_stamp_take",
     "card_choice_clear",
     "card_choose",
+    "end_answer_submit",
     "refusal_message",
     "scheduler_register",
     "seat_assign",
-    "seat_presence",
+    "seat_connection_close",
+    "seat_connection_open",
+    "seat_connections_heartbeat",
     "table_create",
     "table_end",
     "table_group",

@@ -163,13 +163,25 @@ class _Move:
     player_key: str | None
 
 
-def _lock_table(table_id: int) -> Table:
-    """Lock the table row (PostgreSQL); SQLite's IMMEDIATE transactions already
-    serialise writers, and the version compare-and-set guards both."""
+def _lock_table(table_id: int) -> tuple[Table, GameState]:
+    """Lock the table row and read its game state in one statement. Only the
+    table row is locked (PostgreSQL ``FOR UPDATE OF``; SQLite's IMMEDIATE
+    transactions already serialise writers): every writer of a game state takes
+    this same lock first, and the version compare-and-set guards the save."""
+    rows = list(
+        Table.objects.select_for_update(of=("self",))
+        .select_related("gamestate")
+        .filter(pk=table_id)
+        .order_by()[:1]
+    )
+    if not rows:
+        raise ActionRefused("finished")
+    table = rows[0]
+    _refuse_unless_playing(table.status)
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist as exc:
-        raise ActionRefused("finished") from exc
+        return table, table.gamestate
+    except GameState.DoesNotExist as exc:
+        raise ActionRefused("not_started") from exc
 
 
 def _acting_seat(*, move: _Move, seats: list[Seat]) -> Seat:
@@ -235,10 +247,8 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     """``action_submit`` inside its transaction, step by step: lock and check,
     apply, record, re-arm the turn. Returns the result and what to send once
     committed."""
-    locked = _lock_table(move.table_id)
-    _refuse_unless_playing(locked.status)
+    locked, game_state = _lock_table(move.table_id)
     engine = move.engine
-    game_state = GameState.objects.select_for_update().get(table_id=move.table_id)
     # All seats in one read: the acting seat is checked here, and the turn is
     # re-armed from the same rows below (one query instead of several).
     seats = list(Seat.objects.select_for_update().filter(table_id=move.table_id).order_by("index"))

@@ -8,13 +8,16 @@ package imports nothing above it.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import secrets
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
@@ -35,20 +38,91 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
-    """Send to the table's group from synchronous code (services run in a thread)."""
+# A failed send is tried again after these pauses (seconds), then given up
+# loudly: the table's sockets catch up on their worker's next heartbeat
+# (``cardgames.liveness``), so a lost message delays a screen, never freezes it.
+SEND_RETRY_DELAYS = (0.05, 0.25, 1.0)
+
+
+async def _group_send(table_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:  # pragma: no cover - a channel layer is always configured
         return
+    group = table_group(table_id)
+    for attempt, delay in enumerate((0.0, *SEND_RETRY_DELAYS)):
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            await layer.group_send(group, message)
+            return
+        except Exception as exc:
+            if attempt == len(SEND_RETRY_DELAYS):
+                logger.error(
+                    "table %s: %s lost after %s tries (%r); its sockets resync on their"
+                    " next heartbeat",
+                    table_id,
+                    message.get("type"),
+                    attempt + 1,
+                    exc,
+                )
+            else:
+                logger.warning(
+                    "table %s: %s send failed (%r), trying again", table_id, message.get("type"), exc
+                )
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop this thread works for, when it is a ``sync_to_async``
+    thread of a running server (every websocket handler and bot run)."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
     try:
-        # The stamp names this broadcast: the sockets of the table in one process
-        # share a single read of the table for it (see consumers.shared_snapshot).
-        stamp = secrets.token_hex(8)
-        async_to_sync(layer.group_send)(
-            table_group(table_id), {**message, "table_id": table_id, "stamp": stamp}
-        )
-    except Exception:  # pragma: no cover - a broken layer must not undo a committed move
-        logger.exception("group_send failed for table %s", table_id)
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop
+    return None  # called from async code itself: not a sync thread
+
+
+def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
+    """Send to the table's group from synchronous code (services run in a thread).
+
+    In a server the send is handed to the event loop and not waited for: the
+    database thread goes on with its next job (the mover's own screen first)
+    while the loop fans the change out. Elsewhere (a management command, a
+    test) it is sent before returning. Either way a failure is retried, then
+    logged as lost; it never undoes the committed change."""
+    # The stamp names this broadcast: the sockets of the table in one process
+    # share a single read of the table for it (see consumers.shared_snapshot).
+    message = {**message, "table_id": table_id, "stamp": secrets.token_hex(8)}
+    if message.get("type") == "table.changed":
+        _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]
+    loop = _server_loop()
+    if loop is not None:
+        future = asyncio.run_coroutine_threadsafe(_group_send(table_id, message), loop)
+        _pending.add(future)
+        future.add_done_callback(_pending.discard)
+        return
+    try:
+        async_to_sync(_group_send)(table_id, message)
+    except Exception:  # pragma: no cover - _group_send logs its own failures
+        logger.exception("table %s: %s not sent", table_id, message.get("type"))
+
+
+# The stamp of the last ``table.changed`` each thread sent, per table: the socket
+# that made the move reads and renders its reply under it, and the broadcast's
+# sockets in the same worker then reuse that read and that render.
+_stamps = threading.local()
+
+
+def broadcast_stamp_take(*, table_id: int) -> str | None:
+    """The stamp of the change this thread just broadcast for the table (once)."""
+    stamps: dict[int, str] = _stamps.__dict__.get("by_table", {})
+    return stamps.pop(table_id, None)
+
+
+# Sends handed to the loop and not finished yet (kept referenced until done).
+_pending: set[concurrent.futures.Future[None]] = set()
 
 
 def table_due(*, table_id: int, at: datetime | None) -> None:

@@ -57,6 +57,10 @@ class RefusalMessage(Protocol):
     def __call__(self, code: str) -> str: ...
 
 
+class EndQuestion(Protocol):
+    def __call__(self, view: Mapping[str, Any]) -> dict[str, Any] | None: ...
+
+
 class ExplainRefusal(Protocol):
     def __call__(
         self,
@@ -100,6 +104,9 @@ class GameUI:
       déjà échangé avec Inès."), or ``None`` for the plain one.
     - ``seat_template`` / ``public_template``: the table drawn for a seat / for
       the projector and the replay.
+    - ``end_question(view)``: after the game, the sum a player works out
+      before the scores are shown (``{"addends": [...], "total": n}``), or
+      ``None`` when the game asks nothing (Picktura's score sums).
     - ``title``, ``pitch``, ``icon`` (a static path or an emoji): how the game
       is offered to a teacher; ``option_labels`` / ``choice_labels``: the
       teacher's words for the engine's ``option_schema()``.
@@ -122,6 +129,7 @@ class GameUI:
     public_template: str
     events_context: EventsContext
     refusal_message: RefusalMessage
+    end_question: EndQuestion
     explain_refusal: ExplainRefusal
     title: Any
     pitch: Any
@@ -167,6 +175,7 @@ def get(game: str) -> GameUI:
         public_template=pick("PUBLIC_TEMPLATE"),
         events_context=pick("events_context"),
         refusal_message=pick("refusal_message"),
+        end_question=pick("end_question"),
         explain_refusal=pick("explain_refusal"),
         title=pick("TITLE"),
         pitch=pick("PITCH"),

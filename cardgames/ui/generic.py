@@ -131,6 +131,11 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
     return out
 
 
+def end_question(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A plain game asks nothing after its end."""
+    return None
+
+
 def explain_refusal(
     code: str,
     *,

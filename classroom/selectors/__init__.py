@@ -33,6 +33,7 @@ from classroom.selectors.reports import (
     pupil_own_page,
     pupil_report,
 )
+from classroom.selectors.score_sums import pupil_score_sums
 from classroom.selectors.sessions import (
     Board,
     BoardGroup,
@@ -86,6 +87,7 @@ __all__ = [
     "pupil_own_page",
     "pupil_records_version",
     "pupil_report",
+    "pupil_score_sums",
     "pupil_social_rows",
     "pupil_table",
     "records_as_plays",

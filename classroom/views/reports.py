@@ -364,6 +364,8 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             ),
             "carry_add": _grid_rows(report.figures.carry_add),
             "carry_sub": _grid_rows(report.figures.carry_sub),
+            # Picktura's end-of-game additions: their own section, apart from the Chasse figures.
+            "score_sums": selectors.pupil_score_sums(pupil=pupil),
             "now": timezone.now(),
             "focus_line": focus_line(report.figures.focus.entry(seat=0))
             if report.figures.focus

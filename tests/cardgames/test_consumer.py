@@ -7,7 +7,7 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 
-from cardgames.models import GameState, Move, Seat
+from cardgames.models import GameState, Move
 from tests.cardgames.factories import (  # noqa: F401
     fresh_channel_layer,
     seat_resolver,
@@ -199,17 +199,3 @@ async def test_reconnect_gives_back_the_same_hand() -> None:
     _, state, _, _ = await table_state(table.pk)
     assert set(state.hands[0]) <= first
     await again.close()
-
-
-async def test_seat_presence_counts_sockets() -> None:
-    table = await database_sync_to_async(started_table)(seed=9)
-    (lea,) = await _tablets(table.pk, ["pupil:1"])
-    count = await database_sync_to_async(
-        lambda: Seat.objects.get(table=table, index=0).connections
-    )()
-    assert count == 1
-    await lea.close()
-    count = await database_sync_to_async(
-        lambda: Seat.objects.get(table=table, index=0).connections
-    )()
-    assert count == 0

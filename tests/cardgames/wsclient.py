@@ -15,11 +15,14 @@ from channels.testing import WebsocketCommunicator
 
 from cardgames import engines
 from cardgames.models import GameState, Table
+from cardgames.rendering import apply_update
 from tests.cardgames.factories import communicator
 
-VERSION = re.compile(r'id="table-main"[^>]*data-version="(\d+)"')
-CURRENT = re.compile(r'id="table-main"[^>]*data-current-seat="(\d*)"')
-OVER = re.compile(r'id="table-main"[^>]*data-over="1"')
+# The state line of a screen: in every whole screen, and in every update that
+# changes it (updates carry only what changed, see cardgames.rendering.Screen).
+VERSION = re.compile(r'id="table-state"[^>]*data-version="(\d+)"')
+CURRENT = re.compile(r'id="table-state"[^>]*data-current-seat="(\d*)"')
+OVER = re.compile(r'id="table-state"[^>]*data-over="1"')
 CARD_IDS = re.compile(r'data-card="(\d+)"|name="card" value="(\d+)"')
 NOTICE = re.compile(r'id="table-notice"[^>]*>(.*?)</div>', re.S)
 _nonces = itertools.count(1)
@@ -39,7 +42,10 @@ class Tablet:
     table_id: int
     session_key: str | None
     comm: WebsocketCommunicator | None = None
+    # Every message as received (privacy checks read these)...
     messages: list[str] = field(default_factory=list)
+    # ...and the screen they add up to, as htmx shows it.
+    screen: str = ""
     version: int = -1
     current: int | None = None
     over: bool = False
@@ -52,15 +58,17 @@ class Tablet:
         return bool(connected)
 
     async def receive(self, timeout: float = 5) -> str:
+        """The next message, applied to the screen; returns the whole screen."""
         assert self.comm is not None
         html = await self.comm.receive_from(timeout=timeout)
         self.messages.append(html)
+        self.screen = apply_update(self.screen, html)
         if m := VERSION.search(html):
             self.version = int(m.group(1))
             current = CURRENT.search(html)
             self.current = int(current.group(1)) if current and current.group(1) else None
             self.over = bool(OVER.search(html))
-        return html
+        return self.screen
 
     async def send(self, payload: Any) -> None:
         assert self.comm is not None
@@ -76,7 +84,7 @@ class Tablet:
             await self.receive(timeout=max(0.05, end - loop.time()))
 
     async def receive_until(self, needle: str, timeout: float = 5) -> str:
-        """Read until a message contains ``needle`` (older queued renders are skipped)."""
+        """Read until the screen contains ``needle`` (older queued renders are skipped)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:

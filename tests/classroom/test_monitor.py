@@ -12,6 +12,7 @@ from django.test import Client
 
 from cardgames import services
 from cardgames.models import Table
+from cardgames.rendering import apply_update
 from classroom.models import TabletLogin
 from tests.cardgames.factories import fresh_channel_layer  # noqa: F401
 from tests.cardgames.wsclient import Tablet, card_ids, notice_of, play_form, table_state
@@ -270,13 +271,19 @@ async def test_a_projector_socket_never_brings_the_teachers_rejouer_button() -> 
         application, f"/ws/table/{table.pk}/?view=projector", headers=headers
     )
     assert (await own.connect())[0] and (await shown.connect())[0]
-    assert "Rejouer" in await own.receive_from(timeout=5)
-    assert "Rejouer" not in await shown.receive_from(timeout=5)
-    # A live update (a seat changes hands) re-renders both screens.
+    own_screen = await own.receive_from(timeout=5)
+    shown_screen = await shown.receive_from(timeout=5)
+    assert "Rejouer" in own_screen
+    assert "Rejouer" not in shown_screen
+    # A live update (a seat changes hands) reaches both screens: only the parts
+    # that changed are sent, applied as htmx applies them.
     await database_sync_to_async(services.seat_assign)(
         table=table, index=0, spec=services.bot_seat(level="hard", number=3)
     )
-    assert "Rejouer" in await _receive_until(own, "table-main")
-    assert "Rejouer" not in await _receive_until(shown, "table-main")
+    own_update = await _receive_until(own, 'id="cg-player-0"')
+    shown_update = await _receive_until(shown, 'id="cg-player-0"')
+    assert "Rejouer" not in shown_update
+    assert "Rejouer" in apply_update(own_screen, own_update)
+    assert "Rejouer" not in apply_update(shown_screen, shown_update)
     await own.disconnect()
     await shown.disconnect()

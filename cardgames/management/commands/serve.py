@@ -4,6 +4,12 @@ Several workers only make sense with a shared channel layer: the in-memory
 layer reaches the sockets of its own process alone, so a move made through one
 worker would never reach the tablets connected to another. The command refuses
 that configuration instead of letting tables silently stop updating.
+
+With ``--workers N`` (N > 1) uvicorn's supervisor owns the listening socket and
+N worker processes accept from it; a worker that dies is started again and its
+tablets reconnect (htmx's ws extension retries with backoff) to whichever worker
+accepts them. Any worker serves any table: moves reach the sockets of the other
+workers through Redis, and nothing of a table lives in a worker's memory.
 """
 
 from __future__ import annotations
@@ -36,12 +42,23 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--app",
+            default="config.asgi:application",
+            help="ASGI application to serve (the load test adds its echo route this way).",
+        )
+        parser.add_argument(
+            "--log-level", default="warning", help="uvicorn's own log level (access logs are off)."
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         check_workers(options["workers"])
         argv = [
-            sys.executable, "-m", "uvicorn", "config.asgi:application",
+            sys.executable, "-m", "uvicorn", options["app"],
             "--host", options["host"], "--port", str(options["port"]),
             "--workers", str(options["workers"]), "--proxy-headers",
+            "--log-level", options["log_level"], "--no-access-log",
+            # Seconds a worker gets to finish its requests on a restart or stop.
+            "--timeout-graceful-shutdown", "10",
         ]
         os.execv(sys.executable, argv)

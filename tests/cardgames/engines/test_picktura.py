@@ -1189,7 +1189,11 @@ def test_hard_bot_memory_follows_both_piles_from_history_alone() -> None:
 
 def test_engine_is_registered() -> None:
     assert get("picktura") is ENGINE
-    assert ENGINE.validate_options({}) == {"blank_canvases": True, "complete_three_with_one": False}
+    assert ENGINE.validate_options({}) == {
+        "blank_canvases": True,
+        "complete_three_with_one": False,
+        "score_sums": True,
+    }
     with pytest.raises(ValueError):
         ENGINE.validate_options({"blank_canvases": "yes"})
     with pytest.raises(ValueError):
