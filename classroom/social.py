@@ -129,7 +129,12 @@ def social_records_write(*, table: Table) -> list[SocialRecord]:
             record = _locked_record(table=table, session=session, pupil=pupil)
             for name, value in fields.items():
                 setattr(record, name, value)
-            record.details = {**(record.details or {}), "stats": figures}
+            record.details = {
+                **(record.details or {}),
+                "stats": figures,
+                # The table's options (Pinocchio's word language...), for the report.
+                "options": dict(table.options or {}),
+            }
             record.save()
         written.append(record)
     return written

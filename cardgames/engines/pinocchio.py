@@ -448,13 +448,18 @@ class PinocchioEngine(Engine[PinocchioState]):
         lays = [0 for _ in players]
         doubtable_lays = [0 for _ in players]
         lies = [0 for _ in players]
+        # Every announcement that differed from its card, free ones included:
+        # what a teacher calls a bluff (``lies`` keeps only the risky ones).
+        bluffs = [0 for _ in players]
         caught = [0 for _ in players]
         doubts = [0 for _ in players]
         good_doubts = [0 for _ in players]
         for laid in state.rangement:
             lays[laid.seat] += 1
             doubtable_lays[laid.seat] += laid.doubtable
-            lie = laid.doubtable and card_face(laid.card) != laid.face
+            differs = card_face(laid.card) != laid.face
+            bluffs[laid.seat] += differs
+            lie = laid.doubtable and differs
             lies[laid.seat] += lie
             if laid.doubted_by is not None:
                 doubts[laid.doubted_by] += 1
@@ -475,6 +480,7 @@ class PinocchioEngine(Engine[PinocchioState]):
                 "lays": lays,
                 "doubtable_lays": doubtable_lays,
                 "lies": lies,
+                "bluffs": bluffs,
                 "caught": caught,
                 "doubts": doubts,
                 "good_doubts": good_doubts,

@@ -112,6 +112,9 @@ class GameUI:
       teacher's words for the engine's ``option_schema()``.
     - ``script``: the game's own static JS file ("" for none), loaded by the
       table page after ``js/table.js``.
+    - ``social_report(records)``: the game's own table of figures on the pupil
+      page, from the pupil's finished records of that game (``None``: the
+      participation row is enough);
     - ``how_to_play``: 3 to 5 (picture, sentence) steps for children, shown on the
       tablet before the first move and behind a "?" button.
     """
@@ -135,6 +138,7 @@ class GameUI:
     choice_labels: Mapping[str, Mapping[str, Any]]
     how_to_play: Sequence[tuple[str, Any]]
     script: str
+    social_report: Any
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -180,6 +184,7 @@ def get(game: str) -> GameUI:
         choice_labels=pick("CHOICE_LABELS"),
         how_to_play=pick("HOW_TO_PLAY"),
         script=pick("SCRIPT"),
+        social_report=pick("social_report"),
     )
     _CACHE[game] = adapter
     return adapter

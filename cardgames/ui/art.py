@@ -49,8 +49,10 @@ def purrfect_paw_src() -> str:
 def pinocchio_garment_src(garment: str, colour: str | None = None) -> str:
     """The garment's picture, in ``colour`` with its pattern, or in ``currentColor``.
 
-    The fragment is part of the path on purpose: ``{% static %}`` keeps it, also
-    with the hashed manifest storage.
+    With a colour the fragment is part of the returned path, for code that builds
+    URLs itself. In a template, pass the path without colour to ``{% static %}``
+    and add ``#colour`` after it: ``StaticFilesStorage`` escapes a ``#`` inside the
+    path (``%23``), so the picture would not be found.
     """
     if garment not in PINOCCHIO_GARMENTS:
         raise ValueError(f"no garment {garment!r}")

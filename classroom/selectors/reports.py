@@ -67,8 +67,10 @@ from classroom.selectors.records import (
 )
 from classroom.selectors.social import (
     ClassSocialTables,
+    SocialDetails,
     SocialRow,
     class_social_tables,
+    pupil_social_details,
     pupil_social_rows,
 )
 from classroom.selectors.summaries import class_summaries
@@ -397,6 +399,8 @@ class PupilReport:
     links: list[ParentLink]
     # The social games (Purrfect…): participation per session and game.
     social: list[SocialRow] = field(default_factory=list)
+    # Each social game's own figures (Pinocchio's doubts and bluffs…).
+    social_details: list[SocialDetails] = field(default_factory=list)
 
 
 def _pupil_figures(pupil: Pupil) -> PupilFigures:
@@ -426,7 +430,7 @@ def _pupil_figures(pupil: Pupil) -> PupilFigures:
 
 
 def pupil_report(*, pupil: Pupil) -> PupilReport:
-    """Everything the teacher's pupil page shows. Five queries: the records'
+    """Everything the teacher's pupil page shows. Six queries: the records'
     version, then (only when it changed) the records in one compact
     ``values_list``, the tables that still have a replay, the parent links,
     the social games' participation.
@@ -447,6 +451,7 @@ def pupil_report(*, pupil: Pupil) -> PupilReport:
         replayable=replayable,
         links=list(pupil.parent_links.all()),
         social=pupil_social_rows(pupil=pupil),
+        social_details=pupil_social_details(pupil=pupil),
     )
 
 

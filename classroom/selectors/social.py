@@ -7,15 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time
+from typing import Any
 
 from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
+from cardgames import engines, ui
 from cardgames.ui import game_title
 from classroom.models import Pupil, SchoolClass, SocialRecord
 
 # The pupil page lists this many (session, game) rows, newest first.
 PUPIL_SOCIAL_ROWS = 30
+# A game's own figures on the pupil page read this many of its newest records.
+PUPIL_SOCIAL_DETAIL_RECORDS = 200
 
 
 @dataclass(frozen=True)
@@ -120,3 +124,56 @@ def class_social_tables(
     return ClassSocialTables(
         games=[(game, game_title(game)) for game in sorted(games)], by_pupil=by_pupil
     )
+
+
+@dataclass(frozen=True)
+class SocialDetails:
+    """One game's own table on the pupil page (Pinocchio's doubts and bluffs…),
+    drawn by that game's UI (``social_report``) from the pupil's records."""
+
+    game: str
+    title: str
+    headers: list[str]
+    rows: list[dict[str, Any]]
+
+
+def pupil_social_details(*, pupil: Pupil) -> list[SocialDetails]:
+    """The figures each social game reports beyond participation, per game
+    whose UI has a ``social_report``. One query (none if no game has one)."""
+    games = [game for game in engines.names() if ui.get(game).social_report is not None]
+    if not games:
+        return []
+    records = (
+        SocialRecord.objects.filter(pupil=pupil, finished_at__isnull=False, game__in=games)
+        .order_by("-finished_at", "-id")
+        .values(
+            "game",
+            "class_session_id",
+            "class_session__started_at",
+            "practice",
+            "rank",
+            "score",
+            "details",
+        )[:PUPIL_SOCIAL_DETAIL_RECORDS]
+    )
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        by_game.setdefault(record["game"], []).append(
+            {
+                "session_id": record["class_session_id"],
+                "started_at": record["class_session__started_at"],
+                "practice": record["practice"],
+                "rank": record["rank"],
+                "score": record["score"],
+                "details": record["details"] or {},
+            }
+        )
+    details = []
+    for game in sorted(by_game):
+        table = ui.get(game).social_report(by_game[game])
+        details.append(
+            SocialDetails(
+                game=game, title=game_title(game), headers=table["headers"], rows=table["rows"]
+            )
+        )
+    return details

@@ -712,6 +712,7 @@ def test_game_stats_count_lays_lies_and_doubts() -> None:
             "lays": [2, 1],
             "doubtable_lays": [2, 0],
             "lies": [1, 0],  # a free announcement after a doubt is no risky lie
+            "bluffs": [1, 1],  # ... but it still differed from its card
             "caught": [1, 0],
             "doubts": [0, 2],
             "good_doubts": [0, 1],

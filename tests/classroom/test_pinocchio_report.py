@@ -1,0 +1,101 @@
+"""Pinocchio in the teacher's pupil report: doubts made and right, bluffs and
+bluffs caught, noses, best place and the word language, from the table's record."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from cardgames import engines
+from cardgames import services as cg
+from cardgames.models import GameState
+from classroom.models import SocialRecord
+from tests.classroom.test_reports import MAX_QUERIES
+from tests.factories import ClassSessionFactory, PupilFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _finished_pinocchio_table(session, pupils, seed: int):
+    """Pupils only (no bot scheduler behind the test's back), played to the end."""
+    seats = [
+        cg.SeatSpec(player_key=p.player_key, display_name=p.display_name, avatar=p.avatar)
+        for p in pupils
+    ]
+    table = cg.table_create(
+        game="pinocchio",
+        seats=seats,
+        options={"words_language": "de"},
+        group_key=session.group_key,
+        seed=seed,
+    )
+    cg.table_start(table=table)
+    engine = engines.get("pinocchio")
+    rng = random.Random(seed)
+    for n in range(200):
+        game_state = GameState.objects.get(table=table)
+        state = engine.from_json(game_state.state)
+        if engine.is_over(state):
+            break
+        seat = engine.view(state, None)["current_seat"]
+        action = rng.choice(engine.legal_actions(state, seat))
+        cg.action_submit(
+            table=table, seat=seat, action=action, version=game_state.version, nonce=f"p{seed}-{n}"
+        )
+    state = engine.from_json(GameState.objects.get(table=table).state)
+    assert engine.is_over(state)
+    return table, engine, state
+
+
+def test_the_pupil_report_shows_doubts_bluffs_noses_and_the_word_language(
+    django_assert_max_num_queries: Any,
+) -> None:
+    session = ClassSessionFactory(game="pinocchio", options={"words_language": "de"})
+    pupils = [
+        PupilFactory(school_class=session.school_class, display_name=n)
+        for n in ("Léo", "Inès", "Noé")
+    ]
+    table, engine, state = _finished_pinocchio_table(session, pupils, seed=3)
+    stats = engine.game_stats(state)["seat"]
+    records = {r.pupil_id: r for r in SocialRecord.objects.filter(table_id=table.pk)}
+    assert len(records) == 3
+    leo = records[pupils[0].pk]
+    assert leo.score == state.noses[0]
+    assert leo.details["options"] == {"words_language": "de"}
+    for key in ("doubts", "good_doubts", "bluffs", "caught"):
+        assert leo.details["stats"][key] == stats[key][0]
+
+    client = Client()
+    client.force_login(session.school_class.teacher)
+    url = reverse("classroom:pupil_report", args=[pupils[0].pk])
+    client.get(url)
+    with django_assert_max_num_queries(MAX_QUERIES):
+        page = client.get(url)
+    (pinocchio,) = page.context["report"].social_details
+    assert pinocchio.game == "pinocchio" and pinocchio.title == "Pinocchio"
+    assert pinocchio.headers == [
+        "Parties", "Doutes", "Doutes justes", "Bluffs", "Bluffs découverts", "Nez",
+        "Meilleure place", "Mots en",
+    ]  # fmt: skip
+    assert pinocchio.rows[0]["cells"] == [
+        1,
+        stats["doubts"][0],
+        stats["good_doubts"][0],
+        stats["bluffs"][0],
+        stats["caught"][0],
+        state.noses[0],
+        leo.rank,
+        "allemand",
+    ]
+    html = page.content.decode()
+    section = html[html.index('id="social-games"') :]
+    section = section[: section.index("</section>")]
+    assert (
+        'id="social-pinocchio"' in section
+        and "Bluffs découverts" in section
+        and "allemand" in section
+    )
