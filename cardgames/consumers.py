@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from cardgames import rendering, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.engines.base import IllegalAction
+from cardgames.i18n import SocketLanguageMixin
 from cardgames.models import Table
 from cardgames.parsing import whole_number
 
@@ -63,7 +64,9 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     return await asyncio.shield(future)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
+    """Every render runs in the socket's own language (``SocketLanguageMixin``)."""
+
     table_id: int
     group: str
     access: TableAccess | None = None

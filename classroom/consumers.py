@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from cardgames import engines
 from cardgames import services as cardgames_services
+from cardgames.i18n import SocketLanguageMixin
 from classroom import access, selectors, services
 from classroom.models import ClassSession
 from classroom.pictures import avatar_url
@@ -41,9 +42,10 @@ from classroom.services.monitor import MonitorRefused, monitor_act
 logger = logging.getLogger(__name__)
 
 
-class _LivePage(AsyncWebsocketConsumer):
+class _LivePage(SocketLanguageMixin, AsyncWebsocketConsumer):
     """A page that listens to one channel group and, on each event, redraws
-    itself from the database. What the client sends is ignored."""
+    itself from the database, in the socket's own language. What the client
+    sends is ignored."""
 
     group_name = ""
 
@@ -160,7 +162,7 @@ def render_board(class_session: ClassSession, notice: str = "") -> str:
     return render_to_string("classroom/monitor/_board.html", context)
 
 
-class MonitorConsumer(AsyncWebsocketConsumer):
+class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     """``ws/teacher/sessions/<session_id>/monitor/``: the teacher's live board."""
 
     session_id: int

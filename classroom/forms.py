@@ -68,9 +68,13 @@ class EmailAuthenticationForm(AuthenticationForm):
 class ClassForm(forms.ModelForm):
     class Meta:
         model = SchoolClass
-        fields = ["name", "level"]
-        labels = {"name": _("Nom de la classe"), "level": _("Niveau")}
-        widgets = {"level": forms.RadioSelect}
+        fields = ["name", "level", "language"]
+        labels = {
+            "name": _("Nom de la classe"),
+            "level": _("Niveau"),
+            "language": _("Langue des tablettes et des lettres aux parents"),
+        }
+        widgets = {"level": forms.RadioSelect, "language": forms.RadioSelect}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,14 +7,24 @@ from typing import Any
 from classroom.models import SchoolClass
 
 
-def class_create(*, teacher: Any, name: str, level: str) -> SchoolClass:
-    return SchoolClass.objects.create(teacher=teacher, name=name.strip(), level=level)
+def class_create(*, teacher: Any, name: str, level: str, language: str = "") -> SchoolClass:
+    return SchoolClass.objects.create(
+        teacher=teacher, name=name.strip(), level=level, language=language
+    )
 
 
-def class_update(*, school_class: SchoolClass, name: str, level: str) -> SchoolClass:
+def class_update(
+    *, school_class: SchoolClass, name: str, level: str, language: str | None = None
+) -> SchoolClass:
+    """``language``: the class's tablets and parent letters (``None``: unchanged).
+    A tablet already signed in picks it up on its next page or socket."""
     school_class.name = name.strip()
     school_class.level = level
-    school_class.save(update_fields=["name", "level"])
+    fields = ["name", "level"]
+    if language is not None:
+        school_class.language = language
+        fields.append("language")
+    school_class.save(update_fields=fields)
     return school_class
 
 

@@ -31,6 +31,7 @@ from classroom.views.common import (
     hx_redirect,
     name_buttons,
     table_url,
+    tablet_language_set,
 )
 
 LOGIN_KEYS = ("player_key", "pupil_id", "class_session_id")
@@ -101,6 +102,7 @@ def _check_join_code(
         return "", _("Ce code ne marche pas. Regarde bien le tableau et réessaie !"), False
     request.session[access.JOIN_SESSION_KEY] = class_session.pk
     request.session.pop(TYPED_KEY, None)
+    tablet_language_set(request, class_session.school_class)
     return code, "", True
 
 
@@ -133,6 +135,7 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
     if login is not None and login.class_session.pk == class_session.pk:
         return redirect("classroom:lobby")
     request.session[access.JOIN_SESSION_KEY] = class_session.pk
+    tablet_language_set(request, class_session.school_class)
     return redirect("classroom:join_names")
 
 
@@ -203,6 +206,7 @@ def _log_in(request: HttpRequest, class_session: ClassSession, pupil: Pupil) -> 
     request.session["player_key"] = pupil.player_key
     request.session["pupil_id"] = pupil.pk
     request.session["class_session_id"] = class_session.pk
+    tablet_language_set(request, class_session.school_class)
     request.session.save()
     services.tablet_login(
         class_session=class_session,

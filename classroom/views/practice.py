@@ -29,6 +29,7 @@ from classroom.services.practice import MAX_BOTS, MIN_BOTS, practice_start
 from classroom.views.common import (
     hx_redirect,
     name_buttons,
+    tablet_language_set,
 )
 from classroom.views.join import picture_pad
 
@@ -48,6 +49,7 @@ def _practising_pupil(request: HttpRequest) -> Pupil | None:
 
 def practice_names(request: HttpRequest, link_token: str) -> HttpResponse:
     school_class = access.access_practice_class(link_token)
+    tablet_language_set(request, school_class)
     pupils = name_buttons(school_class.pupils.all())
     return render(
         request,
@@ -67,6 +69,7 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
     if ok:
         request.session.cycle_key()
         request.session[PRACTICE_PUPIL_KEY] = pupil.pk
+        tablet_language_set(request, school_class)
         return hx_redirect(request, reverse("classroom:practice_setup"))
     context: dict[str, Any] = {
         "school_class": school_class,

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgames.names import with_names
 from classroom import access, selectors, services
 from classroom.forms import ClassForm, PupilEditForm, PupilsPasteForm, SignupForm
 from classroom.pictures import AVATARS, avatar_url, picture
@@ -61,7 +62,10 @@ def class_new(request: HttpRequest) -> HttpResponse:
     form = ClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         school_class = services.class_create(
-            teacher=request.user, name=form.cleaned_data["name"], level=form.cleaned_data["level"]
+            teacher=request.user,
+            name=form.cleaned_data["name"],
+            level=form.cleaned_data["level"],
+            language=form.cleaned_data["language"],
         )
         messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
@@ -102,6 +106,7 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             school_class=school_class,
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
+            language=form.cleaned_data["language"],
         )
         messages.success(request, _("Classe renommée."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
@@ -212,7 +217,7 @@ def pupil_unlock(request: HttpRequest, pupil_id: int) -> HttpResponse:
     pupil = access.access_pupil(request.user, pupil_id)
     services.pupil_unlock(pupil=pupil)
     messages.success(
-        request, _("La carte de %(name)s est débloquée.") % {"name": pupil.display_name}
+        request, with_names(_("La carte de %(name)s est débloquée."), name=pupil.display_name)
     )
     return _back(request, reverse("classroom:class_detail", args=[pupil.school_class_id]))
 
