@@ -54,8 +54,8 @@ def name_mark(name: object) -> str:
 
 def starts_with_vowel_sound(name: str) -> bool:
     """Whether French elides before ``name`` (see the module's choices)."""
-    letters = [ch for ch in name.lower() if ch.isalpha()]
-    if not letters:
+    letters = [ch for ch in name.lower() if ch.isalnum()]
+    if not letters or not letters[0].isalpha():
         return False
     first = letters[0]
     if first in _VOWELS:
