@@ -42,9 +42,7 @@ _ELIDING = {
     "puisque": "puisqu'",
 }
 _VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
-_BEFORE_NAME = re.compile(
-    r"(?<![\w'\u2019])(" + "|".join(_ELIDING) + r")\s+" + OPEN, re.IGNORECASE
-)
+_BEFORE_NAME = re.compile(r"(?<![\w'\u2019])(" + "|".join(_ELIDING) + r")\s+" + OPEN, re.IGNORECASE)
 
 
 def name_mark(name: object) -> str:

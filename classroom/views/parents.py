@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core import signing
 from django.http import (
     Http404,
@@ -20,7 +21,6 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache

@@ -39,7 +39,9 @@ def _session(player_key: str, language: str | None) -> str:
     return store.session_key
 
 
-def _socket(table_id: int, session_key: str, extra: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
+def _socket(
+    table_id: int, session_key: str, extra: list[tuple[bytes, bytes]]
+) -> WebsocketCommunicator:
     from config.asgi import application
 
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
@@ -95,7 +97,9 @@ async def test_after_a_move_each_tablet_gets_its_own_language() -> None:
     current = engine.view(state, None)["current_seat"]
     action = _answer(engine, state, current, random.Random(1))
     mover = sockets[current + 1]
-    await mover.send_json_to({"kind": "choose", "card": str(action["card"]), "version": str(version)})
+    await mover.send_json_to(
+        {"kind": "choose", "card": str(action["card"]), "version": str(version)}
+    )
     await mover.receive_from(timeout=5)
     await mover.send_json_to(play_form(action, version))
     seen: dict[int, str] = {}

@@ -71,9 +71,7 @@ async def test_a_german_class_s_tablet_speaks_german_on_pages_and_sockets() -> N
     html = await projector.receive_from(timeout=5)
     assert "Adam" in html and "élève" not in html
     await projector.disconnect()
-    monitor = _socket(
-        f"/ws/teacher/sessions/{class_session.pk}/monitor/", teacher, accept="de-DE"
-    )
+    monitor = _socket(f"/ws/teacher/sessions/{class_session.pk}/monitor/", teacher, accept="de-DE")
     assert (await monitor.connect())[0]
     html = await monitor.receive_from(timeout=5)
     assert "Séance" not in html and "séance" not in html

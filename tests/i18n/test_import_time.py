@@ -127,5 +127,8 @@ def test_no_eager_translation_at_module_or_class_level() -> None:
             tree = ast.parse(path.read_text(), str(path))
             eager = _eager_names(tree)
             if eager:
-                offenders += [f"{path.relative_to(ROOT)}:{line}" for line in _calls_outside_functions(tree, eager)]
+                offenders += [
+                    f"{path.relative_to(ROOT)}:{line}"
+                    for line in _calls_outside_functions(tree, eager)
+                ]
     assert not offenders, f"translated at import time: {offenders}"
