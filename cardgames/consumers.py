@@ -120,6 +120,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         snap = rendering.snapshot(self.table_id)
         if snap is None:  # pragma: no cover - deleted between two queries
             return None
+        self.rendered_version = snap.version
         html = rendering.render_fragments(snap, access.seat, steer=self._steers())
         return html, services.table_next_due(table_id=self.table_id)
 
@@ -222,9 +223,11 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         snap = rendering.snapshot(self.table_id)
         if snap is None:
             return rendering.render_notice(services.refusal_message(code="finished"))
-        self.rendered_version = snap.version
+        announce = self._changed(snap.version)
         seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat, notice=notice, steer=self._steers())
+        return rendering.render_fragments(
+            snap, seat, notice=notice, steer=self._steers(), announce=announce
+        )
 
     async def _push(self, html: str) -> None:
         """Send unless the tablet has gone meanwhile (it slept mid-render): some
@@ -246,9 +249,15 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     def _render_snapshot(self, snap: rendering.Snapshot | None) -> str:
         if snap is None:
             return rendering.render_notice(services.refusal_message(code="finished"))
-        self.rendered_version = snap.version
+        announce = self._changed(snap.version)
         seat = self.access.seat if self.access is not None else None
-        return rendering.render_fragments(snap, seat, steer=self._steers())
+        return rendering.render_fragments(snap, seat, steer=self._steers(), announce=announce)
+
+    def _changed(self, version: int) -> bool:
+        """Whether ``version`` is news to this screen (said once, then remembered)."""
+        news = 0 <= self.rendered_version < version
+        self.rendered_version = max(self.rendered_version, version)
+        return news
 
     def _steers(self) -> bool:
         access = self.access

@@ -165,11 +165,19 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
 
 
 def render_fragments(
-    snap: Snapshot, seat: int | None, *, notice: str = "", oob: bool = True, steer: bool = False
+    snap: Snapshot,
+    seat: int | None,
+    *,
+    notice: str = "",
+    oob: bool = True,
+    steer: bool = False,
+    announce: bool = False,
 ) -> str:
-    """The seat's whole live area as out-of-band fragments (main, log, notice)."""
+    """The seat's whole live area as out-of-band fragments (main, log, notice).
+    ``announce``: the table changed since this screen's last render, so the
+    notice area (the only live region) says the change once, for screen readers."""
     context = seat_context(snap, seat, steer=steer)
-    context.update(notice=notice, oob=oob)
+    context.update(notice=notice, oob=oob, announce=announce)
     return render_to_string("cardgames/_fragments.html", context)
 
 
