@@ -161,3 +161,71 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     marker = ROOT / "artifacts" / "e2e-passed.txt"
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text("\n".join(_E2E_PASSED) + ("\n" if _E2E_PASSED else ""))
+
+
+# --------------------------------------------------------------------------- accessibility
+# axe-core (bundled by axe-playwright-python: nothing downloaded at run time) on
+# every page the browser tests visit, against WCAG 2.2 AA. ``serious`` and
+# ``critical`` violations fail the test; ``moderate`` and ``minor`` ones are
+# printed (and listed in artifacts/axe/), each either fixed or justified below.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+AXE_FAILING = {"serious", "critical"}
+# Moderate findings we keep on purpose, with the reason.
+AXE_JUSTIFIED: dict[tuple[str, str], str] = {
+    ("login-cards", "page-has-heading-one"): (
+        "checked as printed: the page's h1 sits in the on-screen instructions,"
+        " which print hides so that only the cards reach the paper"
+    ),
+}
+AXE_DIR = ROOT / "artifacts" / "axe"
+
+
+def axe_check(page: Any, name: str, *, include: str | None = None) -> list[dict[str, Any]]:
+    """Run axe on the page as it is now. Fails on serious/critical violations;
+    prints the others. Returns every violation (for tests that want more)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+    results = Axe().run(page, context=include, options=options)
+    violations = list(results.response.get("violations", []))
+    AXE_DIR.mkdir(parents=True, exist_ok=True)
+    (AXE_DIR / f"{name}.json").write_text(
+        __import__("json").dumps(violations, indent=1, ensure_ascii=False)
+    )
+    lines = []
+    for violation in violations:
+        impact = violation.get("impact") or "minor"
+        targets = [" ".join(map(str, node.get("target", []))) for node in violation["nodes"]][:4]
+        note = AXE_JUSTIFIED.get((name, violation["id"]), "")
+        lines.append(
+            f"  [{impact}] {violation['id']}: {violation['help']} ({len(violation['nodes'])}x)"
+            f" {targets}{'  — justified: ' + note if note and impact not in AXE_FAILING else ''}"
+        )
+    print(f"axe {name}: {len(violations)} violation(s)" + ("\n" + "\n".join(lines) if lines else ""))
+    failing = [v for v in violations if v.get("impact") in AXE_FAILING]
+    assert not failing, f"axe {name}: serious/critical violations:\n" + "\n".join(
+        line for line in lines if "[serious]" in line or "[critical]" in line
+    )
+    return violations
+
+
+@pytest.fixture(scope="session")
+def axe() -> Any:
+    """``axe(page, "name")``: the accessibility check every browser test can call."""
+    return axe_check
+
+
+def small_touch_targets(page: Any, selector: str, minimum: float = 44) -> list[str]:
+    """Visible elements matching ``selector`` smaller than ``minimum`` CSS px in
+    width or height (WCAG 2.2 target size, the house rule being 48)."""
+    return list(
+        page.evaluate(
+            """([sel, min]) => Array.from(document.querySelectorAll(sel))
+                .filter(el => el.offsetParent !== null || el.getClientRects().length)
+                .filter(el => { const r = el.getBoundingClientRect();
+                                return r.width > 0 && (r.width < min - .5 || r.height < min - .5); })
+                .map(el => { const r = el.getBoundingClientRect();
+                    return `${el.tagName}.${el.className} "${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`; })""",
+            [selector, minimum],
+        )
+    )
