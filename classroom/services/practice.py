@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from cardgames import services as cardgames_services
 from cardgames.engines.base import BOT_LEVELS
@@ -52,7 +52,7 @@ def practice_start(*, pupil: Pupil, bots: int, level: str) -> Table:
         options={},
         group_key=class_session.group_key,
         number=1,
-        label=_("Entraînement"),
+        label=gettext_noop("Entraînement"),  # translated when shown
     )
     cardgames_services.table_start(table=table)
     return table

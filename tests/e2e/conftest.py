@@ -222,6 +222,8 @@ def small_touch_targets(page: Any, selector: str, minimum: float = 44) -> list[s
         page.evaluate(
             """([sel, min]) => Array.from(document.querySelectorAll(sel))
                 .filter(el => el.offsetParent !== null || el.getClientRects().length)
+                // A radio or checkbox is hit through its whole label.
+                .map(el => (el.matches('input') && el.closest('label')) || el)
                 .filter(el => { const r = el.getBoundingClientRect();
                                 return r.width > 0 && (r.width < min - .5 || r.height < min - .5); })
                 .map(el => { const r = el.getBoundingClientRect();
