@@ -381,9 +381,11 @@ def _hatch_def(pattern_id: str, colour: str) -> str:
 
 
 def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
-    """Per pupil: accuracy without and with crossing a ten, as horizontal bars
-    (names stay readable). The "avec retenue" bars are hatched, the others
-    solid, and each bar prints its value, so colour is not needed to read it."""
+    """Per pupil: accuracy without crossing a ten, and on the additions that
+    cross one (carries; the sommes' borrows are another skill and are left
+    out), as horizontal bars (names stay readable). The carry bars are
+    hatched, the others solid, and each bar prints its value, so colour is not
+    needed to read it."""
     title = _("Réussite sans et avec retenue")
     hatch_id = f"hatch-{uuid.uuid4().hex[:8]}"
     height = max(320, 110 + 58 * len(rows))
@@ -405,19 +407,21 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
     )
     chart.x_labels = [row.name for row in rows]
     chart.add(_("Sans retenue (plein)"), [row.summary.accuracy_non_crossing for row in rows])
-    chart.add(_("Avec retenue (hachuré)"), [row.summary.accuracy_crossing for row in rows])
+    chart.add(
+        _("Retenue en ajoutant (hachuré)"), [row.summary.accuracy_add_crossing for row in rows]
+    )
     weakest = sorted(
-        (r for r in rows if r.summary.accuracy_crossing is not None),
-        key=lambda r: r.summary.accuracy_crossing or 0.0,
+        (r for r in rows if r.summary.accuracy_add_crossing is not None),
+        key=lambda r: r.summary.accuracy_add_crossing or 0.0,
     )[:3]
     description = _(
         "Deux barres par élève : pleine pour les calculs sans retenue, hachurée pour les "
-        "calculs avec retenue ; la valeur est écrite au bout de chaque barre."
+        "additions avec retenue ; la valeur est écrite au bout de chaque barre."
     )
     if weakest:
         description += " " + _("Plus faibles avec retenue : %(names)s.") % {
             "names": ", ".join(
-                f"{r.name} ({_fmt(r.summary.accuracy_crossing, ' %')})" for r in weakest
+                f"{r.name} ({_fmt(r.summary.accuracy_add_crossing, ' %')})" for r in weakest
             )
         }
     svg = _render(chart, title, description, hatches={1: hatch_id})
@@ -426,7 +430,7 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
             row.name,
             _fmt(row.summary.accuracy, " %"),
             _fmt(row.summary.accuracy_non_crossing, " %"),
-            _fmt(row.summary.accuracy_crossing, " %"),
+            _fmt(row.summary.accuracy_add_crossing, " %"),
             str(row.summary.announcements),
         )
         for row in rows
@@ -439,7 +443,7 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
             _("Élève"),
             _("Bonnes réponses"),
             _("Sans retenue"),
-            _("Avec retenue"),
+            _("Retenue en ajoutant"),
             _("Annonces"),
         ),
         rows=table_rows,

@@ -29,14 +29,17 @@ from cardgames import engines
 from cardgames import services as cardgames_services
 from cardgames.i18n import SocketLanguageMixin
 from classroom import access, selectors, services
+from classroom.live_help import KEEP, HelpMark, RecentPlay, needs_help
 from classroom.models import ClassSession
 from classroom.pictures import avatar_url
 from classroom.selectors.monitor import (
     free_pupils,
     monitor_context,
+    recent_plays,
     session_tables,
     table_card_context,
 )
+from classroom.services.events import monitor_group
 from classroom.services.monitor import MonitorRefused, monitor_act
 
 logger = logging.getLogger(__name__)
@@ -148,18 +151,38 @@ class LobbyConsumer(_LivePage):
 
 
 # ------------------------------------------------------------------ the teacher's monitor
-def render_table_card(table_id: int, class_session: ClassSession, *, oob: bool = True) -> str:
+Marks = dict[int, HelpMark]
+
+
+def _mark_seats(context: dict[str, Any], marks: Marks | None) -> None:
+    """Put each pupil's "needs help now" mark on their seat."""
+    for seat in context.get("seats", []):
+        seat["help"] = (marks or {}).get(seat.get("pupil_id") or 0)
+
+
+def render_table_card(
+    table_id: int, class_session: ClassSession, *, oob: bool = True, marks: Marks | None = None
+) -> str:
     context = table_card_context(table_id, class_session)
     if context is None:
         return ""
     context.update(oob=oob, class_session=class_session, free=free_pupils(class_session))
+    _mark_seats(context, marks)
     return render_to_string("classroom/monitor/_table.html", context)
 
 
-def render_board(class_session: ClassSession, notice: str = "") -> str:
+def render_board(class_session: ClassSession, notice: str = "", marks: Marks | None = None) -> str:
     context = monitor_context(class_session)
+    for card in context["cards"]:
+        _mark_seats(card, marks)
     context.update(oob=True, notice=notice)
     return render_to_string("classroom/monitor/_board.html", context)
+
+
+def render_help(pupil_id: int, mark: HelpMark | None) -> str:
+    return render_to_string(
+        "classroom/monitor/_help.html", {"pupil_id": pupil_id, "mark": mark, "oob": True}
+    )
 
 
 class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
@@ -167,17 +190,30 @@ class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
 
     session_id: int
     groups_joined: list[str]
+    # "Needs help now": each pupil's last plays and current mark. A cache of
+    # the learning records (read again on every connect), kept up to date by
+    # the records pushed to ``monitor_group``: never the only copy.
+    windows: dict[int, list[RecentPlay]]
+    marks: Marks
 
     async def connect(self) -> None:
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.groups_joined = []
+        self.windows, self.marks = {}, {}
         class_session = await database_sync_to_async(self._session)()
         if class_session is None:
             await self.close()
             return
         await self._join_groups(class_session)
+        self.windows = await database_sync_to_async(recent_plays)(class_session)
+        for pupil_id, window in self.windows.items():
+            mark = needs_help(recent=window)
+            if mark is not None:
+                self.marks[pupil_id] = mark
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(render_board)(class_session))
+        await self.send(
+            text_data=await database_sync_to_async(render_board)(class_session, marks=self.marks)
+        )
 
     def _session(self) -> ClassSession | None:
         try:
@@ -191,6 +227,7 @@ class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         wanted += [
             services.projector_group(class_session.pk),
             services.lobby_group(class_session.pk),
+            monitor_group(class_session.pk),
         ]
         for group in wanted:
             if group not in self.groups_joined:
@@ -235,14 +272,33 @@ class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         # notice line is cleared now.
         if data.get("kind") == "end_session":
             class_session.refresh_from_db()
-            return render_board(class_session)
+            return render_board(class_session, marks=self.marks)
         return render_to_string("classroom/monitor/_notice.html", {"notice": "", "oob": True})
 
     def _card(self, table_id: int) -> str:
         class_session = self._session()
         if class_session is None:
             return ""
-        return render_table_card(table_id, class_session)
+        return render_table_card(table_id, class_session, marks=self.marks)
+
+    async def help_play(self, event: dict[str, Any]) -> None:
+        """A pupil's new learning record: update their window and, when their
+        mark appears, changes or clears, redraw that one mark. No database."""
+        pupil_id = event.get("pupil_id")
+        play = RecentPlay.from_payload(event.get("play") or {})
+        if not isinstance(pupil_id, int) or play is None:
+            return
+        window = [*self.windows.get(pupil_id, []), play][-KEEP:]
+        self.windows[pupil_id] = window
+        mark = needs_help(recent=window)
+        old = self.marks.get(pupil_id)
+        if mark == old:
+            return
+        if mark is None:
+            self.marks.pop(pupil_id, None)
+        else:
+            self.marks[pupil_id] = mark
+        await self.send(text_data=render_help(pupil_id, mark))
 
     async def _redraw_table(self, event: dict[str, Any]) -> None:
         table_id = event.get("table_id")
@@ -263,7 +319,9 @@ class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
             await self.close()
             return
         await self._join_groups(class_session)
-        await self.send(text_data=await database_sync_to_async(render_board)(class_session))
+        await self.send(
+            text_data=await database_sync_to_async(render_board)(class_session, marks=self.marks)
+        )
 
     # classroom's own events: pupils joined, tables started, session ended.
     pupils_changed = tables_started = session_ended = _redraw_all

@@ -130,8 +130,15 @@ class OptionsForm(forms.Form):
     ``validate_options`` so its rules (a deck too small…) show as a message."""
 
     def __init__(
-        self, *args: Any, game: str, initial_options: dict[str, Any] | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        game: str,
+        initial_options: dict[str, Any] | None = None,
+        targeted: bool | None = None,
+        **kwargs: Any,
     ):
+        """``targeted``: also offer "cartes ciblées pour chaque table" (a
+        session's setting, not a table's), checked when ``True``."""
         super().__init__(*args, **kwargs)
         self.engine = engines.get(game)
         labels, choice_labels = option_labels(game)
@@ -173,13 +180,26 @@ class OptionsForm(forms.Form):
                 continue
             field.initial = values.get(key)
             self.fields[key] = field
+        if targeted is not None and game == "chasse":
+            self.fields["targeted_cards"] = forms.BooleanField(
+                required=False,
+                initial=targeted,
+                label=_("Cartes ciblées pour chaque table"),
+                help_text=_(
+                    "Chaque élève reçoit plus souvent les cartes des calculs qu'il doit "
+                    "travailler, d'après ses parties. Les robots piochent normalement."
+                ),
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
             return data
         try:
-            self.options = self.engine.validate_options({k: data.get(k) for k in self.fields})
+            self.options = self.engine.validate_options(
+                {k: data.get(k) for k in self.fields if k != "targeted_cards"}
+            )
+            self.targeted_cards = bool(data.get("targeted_cards"))
         except ValueError as exc:
             raise forms.ValidationError(
                 _("Ces réglages ne conviennent pas : %(reason)s"), params={"reason": str(exc)}

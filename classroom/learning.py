@@ -13,6 +13,9 @@ unless they were a timeout. Bots get none.
 
 The signal arrives after commit and may in theory be delivered twice; the
 ``(table_id, move_version, pupil)`` unique constraint keeps one row per move.
+
+Each record of a lesson is then pushed to the teacher's monitor (no query:
+the row travels in the message), which marks a pupil who needs help now.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from cardgames.signals import actions_applied
 from classroom.keys import pupil_id_from_key, session_id_from_key
 from classroom.models import ClassSession, LearningRecord, Pupil
 from classroom.selectors.summaries import summary_record
+from classroom.services.monitor import help_play_notify
 
 logger = logging.getLogger(__name__)
 
@@ -142,6 +146,8 @@ def record_move(
         # Two deliveries raced: the other one wrote the row.
         record = LearningRecord.objects.get(table_id=table.pk, move_version=version, pupil=pupil)
     summary_record(record)
+    if not class_session.practice:
+        help_play_notify(record=record)
     return record
 
 

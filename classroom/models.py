@@ -107,6 +107,9 @@ class ClassSession(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     practice = models.BooleanField(default=False)
+    # "Cartes ciblées pour chaque table": each table's deck favours, for each
+    # pupil seat, that pupil's own facts (the Chasse ``focus`` option).
+    targeted_cards = models.BooleanField(_("cartes ciblées pour chaque table"), default=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -314,6 +317,9 @@ class PupilSessionSummary(models.Model):
     correct = models.PositiveIntegerField(default=0)
     crossing_announcements = models.PositiveIntegerField(default=0)
     crossing_correct = models.PositiveIntegerField(default=0)
+    # Of the crossing ones, the additions (carries); the rest are sommes (borrows).
+    add_crossing_announcements = models.PositiveIntegerField(default=0)
+    add_crossing_correct = models.PositiveIntegerField(default=0)
     avoidable_mult10 = models.PositiveIntegerField(default=0)
     timeouts = models.PositiveIntegerField(default=0)
     compute_ms = models.JSONField(default=list)
@@ -328,3 +334,25 @@ class PupilSessionSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pupil_id} · {self.class_session_id}"
+
+
+class AssignedPractice(models.Model):
+    """A targeted practice the teacher gave a pupil from the pupil page: the
+    facts (and crossing a ten) to target, as the report found them that day.
+    It comes first on the pupil's practice screen until a game of it is
+    finished (``done_at``); the pupil page then compares the pupil's attempts
+    and accuracy on those facts before and after ``assigned_at``."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="assignments")
+    focus = models.JSONField(default=dict)  # PupilFocus.as_json()
+    assigned_at = models.DateTimeField(default=timezone.now)
+    # The practice table started for it (a plain number: tables are purged).
+    table_id = models.BigIntegerField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-assigned_at", "-id"]
+        indexes = [models.Index(fields=["pupil", "done_at"], name="assignment_pupil_open")]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id} · {self.assigned_at:%d/%m/%Y}"

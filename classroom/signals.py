@@ -5,6 +5,9 @@
 receivers do it. They fire for direct deletes and for cascades alike (deleting
 a class deletes its sessions one by one through Django's collector), so
 deleting a class, a session, or purging old sessions removes all game data.
+
+One more receiver listens to the games themselves: a targeted practice the
+teacher assigned is marked done when a game of it ends.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from cardgames.models import Seat, Table
+from cardgames.signals import actions_applied
 from classroom.keys import pupil_key
 from classroom.models import ClassSession, Pupil
+from classroom.services.practice import assignments_finish
 
 
 @receiver(post_delete, sender=ClassSession, dispatch_uid="classroom_session_tables")
@@ -35,3 +40,12 @@ def forget_pupil_in_seats(sender: type[Pupil], instance: Pupil, **kwargs: Any) -
     Seat.objects.filter(player_key=pupil_key(instance.pk)).update(
         player_key="", display_name=str(_("Élève supprimé")), avatar=""
     )
+
+
+@receiver(actions_applied, dispatch_uid="classroom_assignment_done")
+def finish_assignment(sender: Any, **kwargs: Any) -> None:
+    """A targeted practice the teacher assigned is done once a game of it
+    ends. No query unless the move ended the game."""
+    table = kwargs.get("table")
+    if table is not None:
+        assignments_finish(table_id=table.pk, events=kwargs.get("events") or [])

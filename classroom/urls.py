@@ -120,6 +120,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("teacher/classes/<int:class_id>/records.csv", reports.records_csv, name="records_csv"),
     path("teacher/pupils/<int:pupil_id>/report/", reports.pupil_report, name="pupil_report"),
     path(
+        "teacher/pupils/<int:pupil_id>/targeted-practice/",
+        reports.pupil_assign_practice,
+        name="pupil_assign_practice",
+    ),
+    path(
         "teacher/pupils/<int:pupil_id>/parent-links/new/",
         parents.parent_link_create_view,
         name="parent_link_create",

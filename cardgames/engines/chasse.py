@@ -15,6 +15,17 @@ Design choices that are not visible in the rules:
   an id never exceeds the contract's ``MAX_ABS_INT`` (a live id is still unique:
   its index names one physical card).
 * Card dicts are only built at the edge (views and events); the state holds ints.
+* **Targeted cards** (the ``focus`` option, see ``_check_focus``) never change
+  the deck: it stays the sheet's 137 cards (or the subset the ``tables`` keep),
+  so conservation, the deck-size rule and the bots' card counting hold
+  unchanged. What changes is *which* card a focused seat takes from the
+  shuffled draw pile, when it is dealt and when it draws: each card of a
+  targeted fact weighs ``strength`` (2 to 10) and any other card 1, so a
+  targeted card reaches that seat several times as often as its share of the
+  pile (measured in ``benchmarks/bench_focus.py``). Only
+  the seats named in ``focus`` are biased; every other seat (the bots) takes
+  the top card as the sheet says. Without ``focus`` the game is exactly the
+  sheet's, down to the random numbers drawn.
 """
 
 from __future__ import annotations
@@ -59,6 +70,24 @@ ANNOUNCE_MODES: tuple[str, ...] = ("typed", "choice", "shown")
 WRONG_ANNOUNCEMENT_MODES: tuple[str, ...] = ("coach", "strict")
 # The rule sheet's "players x hand size + 10": enough cards to deal and to keep playing.
 SPARE_CARDS = 10
+MAX_SEATS = 6
+# Targeted cards (the ``focus`` option): at most this many facts per seat; the
+# weight of a targeted fact's card in that seat's draws (``strength``); and the
+# weight of a card that crosses a ten when ``crossing`` is targeted.
+FOCUS_MAX_FACTS = 6
+FOCUS_MIN_STRENGTH, FOCUS_MAX_STRENGTH = 2, 10
+# Measured by ``benchmarks/bench_focus.py``: a pupil meets 4 targeted facts
+# about 5 times as often with this weight (3 gives only about 2.7 times: a card
+# drawn is gone from the pile until the next round, so the weight must more
+# than make up for it).
+FOCUS_DEFAULT_STRENGTH = 8
+FOCUS_CROSSING_WEIGHT = 2
+FOCUS_KEYS = frozenset(("seat", "facts", "crossing", "strength"))
+# "crossing": the addition cards whose units digit is 6..9 cross a ten from
+# most totals (a units digit u crosses from u of the 10 possible units). They
+# are 40 of the 100 additions, so a weight of 2 already makes them 57 % of the
+# additions the seat draws.
+FOCUS_CROSSING_UNITS = 6
 
 
 def _build_faces() -> tuple[tuple[int, int | None, int | None, int, str | None], ...]:
@@ -127,6 +156,127 @@ def _deck_for(options: Options) -> tuple[int, ...]:
     return deck_indices(
         tuple(options["tables"]), bool(options["somme_cards"]), bool(options["special_cards"])
     )
+
+
+def focus_matches(
+    a: int, b: int, value: int, facts: Sequence[Sequence[int]], crossing: bool
+) -> bool:
+    """Whether the addition card ``a + b`` is one a focus entry targets: one of
+    its facts (a fact is the card and its twin, 7 + 8 and 8 + 7) or, with
+    ``crossing``, a card whose units digit crosses a ten from most totals."""
+    low, high = (a, b) if a <= b else (b, a)
+    for fact in facts:
+        if fact[0] == low and fact[1] == high:
+            return True
+    return crossing and value % 10 >= FOCUS_CROSSING_UNITS
+
+
+@lru_cache(maxsize=256)
+def focus_weights(
+    facts: tuple[tuple[int, int], ...], crossing: bool, strength: int
+) -> tuple[int, ...]:
+    """The weight of every physical card (by index into ``FACES``) in the draws
+    of a seat with this focus: ``strength`` for a card of a targeted fact,
+    ``FOCUS_CROSSING_WEIGHT`` for another card that crosses a ten when
+    ``crossing`` is targeted, 1 for every other card."""
+    weights: list[int] = []
+    for kind, a, b, value, _ in FACES:
+        weight = 1
+        if kind == ADD and a is not None and b is not None:
+            if focus_matches(a, b, value, facts, False):
+                weight = strength
+            elif crossing and focus_matches(a, b, value, (), True):
+                weight = FOCUS_CROSSING_WEIGHT
+        weights.append(weight)
+    return tuple(weights)
+
+
+def _fact_pair(item: object) -> tuple[int, int]:
+    """One targeted fact, ``[7, 8]`` or ``[8, 7]`` → ``(7, 8)``."""
+    if not isinstance(item, (list, tuple)) or len(item) != 2:
+        raise ValueError(_FOCUS_FACT_SENTENCE)
+    a, b = item
+    for number in (a, b):
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10:
+            raise ValueError(_FOCUS_FACT_SENTENCE)
+    return (a, b) if a <= b else (b, a)
+
+
+_FOCUS_FACT_SENTENCE = "A targeted fact is two numbers from 1 to 10, such as 7 + 8."
+
+
+def _check_focus(value: object, tables: Sequence[int]) -> list[dict[str, Any]]:
+    """The ``focus`` option, checked and normalised, or a ``ValueError`` with a
+    sentence a teacher understands.
+
+    ``focus`` is a list with at most one entry per seat::
+
+        [{"seat": 0, "facts": [[7, 8], [6, 7]], "crossing": true, "strength": 3}]
+
+    ``facts``: up to ``FOCUS_MAX_FACTS`` addition facts (7 + 8 also targets
+    8 + 7), each still in the deck the ``tables`` keep. ``crossing``: also
+    target the cards that cross a ten from most totals (units digit 6 to 9).
+    ``strength``: 2 or 3, how many times its share a targeted card weighs in
+    that seat's draws. An entry needs a fact or ``crossing``. Facts come back
+    sorted, each as ``[small, big]``, without duplicates."""
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise ValueError("The targeted cards must be a list, one entry per pupil.")
+    if len(value) > MAX_LIST_LEN:
+        raise ValueError("The targeted cards have too many entries.")
+    keep = set(tables)
+    seats: set[int] = set()
+    out: list[dict[str, Any]] = []
+    for entry in value:
+        if not isinstance(entry, dict) or not set(entry) <= FOCUS_KEYS or "seat" not in entry:
+            raise ValueError(
+                "Each entry of the targeted cards names a seat, its facts, "
+                "whether to cross a ten, and a strength."
+            )
+        seat = entry["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_SEATS:
+            raise ValueError(f"The targeted cards name a seat from 0 to {MAX_SEATS - 1}.")
+        if seat in seats:
+            raise ValueError("A seat can have only one list of targeted cards.")
+        seats.add(seat)
+        raw_facts = entry.get("facts", [])
+        if not isinstance(raw_facts, (list, tuple)):
+            raise ValueError(_FOCUS_FACT_SENTENCE)
+        if len(raw_facts) > FOCUS_MAX_FACTS:
+            raise ValueError(f"Choose at most {FOCUS_MAX_FACTS} facts to target for one pupil.")
+        facts = sorted({_fact_pair(item) for item in raw_facts})
+        for a, b in facts:
+            if a not in keep and b not in keep:
+                raise ValueError(
+                    f"The card {a} + {b} is not in the deck with the tables chosen: "
+                    f"add the table of {a} or of {b}."
+                )
+        crossing = entry.get("crossing", False)
+        if not isinstance(crossing, bool):
+            raise ValueError("Crossing a ten is targeted or not: yes or no.")
+        if not facts and not crossing:
+            raise ValueError("Targeted cards need at least one fact, or crossing a ten.")
+        strength = entry.get("strength", FOCUS_DEFAULT_STRENGTH)
+        if (
+            isinstance(strength, bool)
+            or not isinstance(strength, int)
+            or not FOCUS_MIN_STRENGTH <= strength <= FOCUS_MAX_STRENGTH
+        ):
+            raise ValueError(
+                f"The strength of the targeted cards is a whole number from "
+                f"{FOCUS_MIN_STRENGTH} to {FOCUS_MAX_STRENGTH}."
+            )
+        out.append(
+            {
+                "seat": seat,
+                "facts": [[a, b] for a, b in facts],
+                "crossing": crossing,
+                "strength": strength,
+            }
+        )
+    out.sort(key=lambda item: item["seat"])
+    return out
 
 
 # --------------------------------------------------------------------------- #
@@ -254,6 +404,9 @@ class ChasseState(BaseState):
     target: int = 100
     announce_needed: bool = True
     strict: bool = False
+    # Per seat, the draw weights of its targeted cards (``focus_weights``), or
+    # ``None`` for a seat that takes the top card; ``None`` when no seat is focused.
+    focus: list[tuple[int, ...] | None] | None = None
 
 
 def _derive(state: ChasseState) -> None:
@@ -262,12 +415,68 @@ def _derive(state: ChasseState) -> None:
     state.target = int(options["target"])
     state.announce_needed = options["announce"] != "shown"
     state.strict = options["wrong_announcement"] == "strict"
+    entries = options.get("focus")
+    if entries:
+        per_seat: list[tuple[int, ...] | None] = [None] * state.players
+        for entry in entries:
+            facts = tuple((int(a), int(b)) for a, b in entry["facts"])
+            per_seat[entry["seat"]] = focus_weights(
+                facts, bool(entry["crossing"]), int(entry["strength"])
+            )
+        state.focus = per_seat
+    else:
+        state.focus = None
 
 
 def _copy_options(options: Options) -> Options:
     copied = dict(options)
     copied["tables"] = list(options["tables"])
+    if "focus" in options:
+        copied["focus"] = [_copy_focus_entry(entry) for entry in options["focus"]]
     return copied
+
+
+def _copy_focus_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    copied = dict(entry)
+    copied["facts"] = [list(fact) for fact in entry["facts"]]
+    return copied
+
+
+def _take(state: ChasseState, seat: int) -> int:
+    """The card ``seat`` takes from the (non-empty) draw pile.
+
+    Unfocused seats take the top card. A focused seat picks with weights (see
+    ``focus_weights``): a targeted card with probability ``W / (W + m)``,
+    where ``W`` sums the weights of the targeted cards in the pile and ``m``
+    counts the others; within each sort the pick is the card's weight against
+    theirs, walking down from the top. The pile is shuffled, so the topmost
+    other card is a uniform pick among the others: one random number per
+    draw, and none at all while no targeted card is left in the pile."""
+    pile = state.draw_pile
+    weights = state.focus[seat] if state.focus is not None else None
+    if weights is None:
+        return pile.pop()
+    targeted: list[tuple[int, int]] = []  # (position, weight), top first
+    heavy = 0
+    top_other = -1
+    for position in range(len(pile) - 1, -1, -1):
+        weight = weights[pile[position] % CARD_TYPES]
+        if weight > 1:
+            targeted.append((position, weight))
+            heavy += weight
+        elif top_other < 0:
+            top_other = position
+    if not targeted:
+        return pile.pop()
+    others = len(pile) - len(targeted)
+    pick = state.rng.random() * (heavy + others)
+    if pick >= heavy and top_other >= 0:
+        return pile.pop(top_other)
+    for position, weight in targeted:
+        pick -= weight
+        if pick < 0:
+            return pile.pop(position)
+    return pile.pop(targeted[-1][0])
 
 
 _ACTION_TYPES = frozenset(("play", "discard"))
@@ -276,7 +485,7 @@ _ACTION_TYPES = frozenset(("play", "discard"))
 class ChasseEngine(Engine[ChasseState]):
     name: ClassVar[str] = "chasse"
     min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
+    max_players: ClassVar[int] = MAX_SEATS
     stat_ratios: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("landed on a multiple of ten", "mult10", "plays"),
     )
@@ -318,12 +527,33 @@ class ChasseEngine(Engine[ChasseState]):
             },
         ]
 
+    def validate_options(self, options: Options | None) -> Options:
+        """The sheet's options, plus ``focus`` (targeted cards, see
+        ``_check_focus``). ``focus`` is not in ``option_schema``: it is no
+        setting a teacher types into the options form but one the server
+        derives per seat from the pupils' records. An empty ``focus`` is no
+        focus, and is left out, so the options are exactly the sheet's."""
+        if not isinstance(options, dict) or "focus" not in options:
+            return super().validate_options(options)
+        rest = {key: value for key, value in options.items() if key != "focus"}
+        result = super().validate_options(rest)
+        focus = _check_focus(options["focus"], result["tables"])
+        if focus:
+            result["focus"] = focus
+        return result
+
     # ----------------------------------------------------------- game
     def new_game(self, players: int, seed: int, options: Options | None = None) -> ChasseState:
         self.check_players(players)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError("The seed must be a whole number.")
         opts = self.validate_options(options)
+        for entry in opts.get("focus", ()):
+            if entry["seat"] >= players:
+                raise ValueError(
+                    f"The targeted cards are for seat {entry['seat']}, "
+                    f"but this table has {players} seats (0 to {players - 1})."
+                )
         deck_size = len(_deck_for(opts))
         needed = players * int(opts["hand_size"]) + SPARE_CARDS
         if deck_size < needed:
@@ -351,11 +581,12 @@ class ChasseEngine(Engine[ChasseState]):
         _shuffle(state.rng, pile)
         players = state.players
         hands: list[list[int]] = [[] for _ in range(players)]
+        state.draw_pile = pile
         for _ in range(int(state.options["hand_size"])):
             for offset in range(players):
-                hands[(first_seat + offset) % players].append(pile.pop())
+                seat = (first_seat + offset) % players
+                hands[seat].append(_take(state, seat))
         state.hands = hands
-        state.draw_pile = pile
         state.played = []
         state.total = 0
         state.direction = 1
@@ -380,7 +611,7 @@ class ChasseEngine(Engine[ChasseState]):
             _shuffle(state.rng, pile)
             state.draw_pile = pile
             state.played = [top]
-        state.hands[seat].append(pile.pop())
+        state.hands[seat].append(_take(state, seat))
 
     def legal_actions(self, state: ChasseState, seat: int) -> list[Action]:
         if state.over or seat != state.current_seat:
@@ -543,7 +774,7 @@ class ChasseEngine(Engine[ChasseState]):
             self._start_round(state, events, seat)
         else:
             pile = state.draw_pile
-            if pile:
+            if pile and state.focus is None:
                 hand.append(pile.pop())
             else:
                 self._draw(state, seat)
@@ -581,6 +812,12 @@ class ChasseEngine(Engine[ChasseState]):
         over = state.over
         options = state.options.copy()
         options["tables"] = list(options["tables"])
+        if "focus" in options:
+            # A pupil's targeted facts are their weaknesses: a seat sees only
+            # its own entry, the public view none.
+            own = [_copy_focus_entry(e) for e in options.pop("focus") if e["seat"] == seat]
+            if own:
+                options["focus"] = own
         last_round = state.last_round
         return {
             "seat": seat,

@@ -58,6 +58,13 @@ OPTION_LABELS: dict[str, dict[str, Promise]] = {
         "label": _("Temps par tour (secondes)"),
         "help": _("Vide : pas de limite. Sinon 10 à 120 s ; un robot joue à la place de l'élève."),
     },
+    "focus": {
+        "label": _("Cartes ciblées"),
+        "help": _(
+            "Les calculs que l'élève doit travailler arrivent plus souvent dans sa main. "
+            "Les autres joueurs et les robots piochent normalement."
+        ),
+    },
 }
 
 CHOICE_LABELS: dict[str, dict[str, Promise]] = {
@@ -208,6 +215,7 @@ def seat_context(
             "before": view.get("total"),
         }
     last = view.get("last_card")
+    own_focus = options.get("focus") or []
     tokens = view.get("tokens") or []
     counts = view.get("hand_counts") or []
     return {
@@ -225,7 +233,27 @@ def seat_context(
         "panel": panel,
         "last_card": decorate(last) if last else None,
         "keypad": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+        # The view holds this seat's own focus entry only (never another's).
+        "focus_line": focus_line(own_focus[0]) if own_focus else "",
     }
+
+
+def focus_line(entry: Mapping[str, Any]) -> str:
+    """What targeted cards practise, in a child's words: "Aujourd'hui : 7 + 8,
+    6 + 7 et passer la dizaine". ``entry`` is one entry of the engine's
+    ``focus`` option (facts ``[a, b]`` and ``crossing``)."""
+    items = [f"{a} + {b}" for a, b in entry.get("facts") or []]
+    if entry.get("crossing"):
+        items.append(gettext("passer la dizaine"))
+    if not items:
+        return ""
+    listed = items[0]
+    if len(items) > 1:
+        listed = gettext("%(items)s et %(last)s") % {
+            "items": ", ".join(items[:-1]),
+            "last": items[-1],
+        }
+    return gettext("Aujourd'hui : %(list)s") % {"list": listed}
 
 
 def _name(seat_names: Sequence[str], seat: Any) -> str:

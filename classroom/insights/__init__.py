@@ -7,7 +7,8 @@ generator feed them directly and every page agrees. One module per subject:
 - ``plays``: the input value; ``numbers``: percentages, rates, medians;
 - ``summary``: a pupil's figures, per session, and the trend;
 - ``flags``: "à surveiller"; ``grids``: fluency, carries, errors by kind;
-- ``practice``: what to practise next; ``tips``: tips for parents;
+- ``practice``: what to practise next; ``focus``: the cards to target for it;
+  ``tips``: tips for parents;
 - ``rewards``: the child's stars and streak; ``games``: the last games.
 
 Every function walks the records once (O(n)); ~10,000 records per pupil take
@@ -16,6 +17,7 @@ never at import time.
 """
 
 from classroom.insights.flags import Flag, rising_mult10, watch_flags
+from classroom.insights.focus import PupilFocus, pupil_focus
 from classroom.insights.games import RecentGame, recent_games
 from classroom.insights.grids import (
     CarryCell,
@@ -28,7 +30,7 @@ from classroom.insights.grids import (
     fluency_grid,
 )
 from classroom.insights.plays import CardKind, ErrorKind, Play
-from classroom.insights.practice import PracticeItem, practise_next
+from classroom.insights.practice import PracticeItem, Weaknesses, practise_next, weaknesses
 from classroom.insights.rewards import StarsAndStreak, stars_and_streak
 from classroom.insights.summary import (
     PupilSummary,
@@ -56,6 +58,7 @@ __all__ = [
     "FluencyGrid",
     "Play",
     "PracticeItem",
+    "PupilFocus",
     "PupilSummary",
     "RecentGame",
     "SessionCounts",
@@ -63,12 +66,14 @@ __all__ = [
     "StarsAndStreak",
     "Totals",
     "Trend",
+    "Weaknesses",
     "carry_grid",
     "error_breakdown",
     "fluency_grid",
     "parent_tips",
     "pooled_summary",
     "practise_next",
+    "pupil_focus",
     "pupil_summary",
     "recent_games",
     "rising_mult10",
@@ -78,4 +83,5 @@ __all__ = [
     "summary_from_totals",
     "trend",
     "watch_flags",
+    "weaknesses",
 ]

@@ -33,6 +33,11 @@ RISING_MIN_DELTA = 3.0  # per 100 plays
 # rarely reaches. A random card lands on an avoidable ten ~6-8 times per 100.
 WATCH_MULT10_RATE_ABOVE = 5.0
 WATCH_MIN_PLAYS = 30
+# Carries: more than half of the additions that cross a ten answered wrong,
+# over at least 10 of them. Overall accuracy hides it: a pupil who forgets 21
+# carries of 25 can still be right 75-80 % of the time.
+WATCH_CARRY_ACCURACY_BELOW = 50.0  # per cent
+WATCH_MIN_CARRIES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +92,12 @@ def watch_flags(*, summary: PupilSummary, series: Sequence[SessionPoint]) -> lis
     """Why the teacher should look at this pupil, most serious first.
 
     The three reasons teachers asked for (accuracy < 70 %, median time > 6 s, a rising
-    avoidable-mult10 rate, see :func:`rising_mult10`) plus one house reason:
-    a rate that is high without rising (≥ 5 per 100 plays over ≥ 30 plays),
-    because a pupil who *always* lands on tens needs help as much as one who
-    started to. An empty list means nothing to watch."""
+    avoidable-mult10 rate, see :func:`rising_mult10`) plus two house reasons:
+    more than half of the additions that cross a ten wrong (over ≥ 10), since
+    overall accuracy hides a pupil who forgets most carries; and a
+    multiple-of-ten rate that is high without rising (≥ 5 per 100 plays over
+    ≥ 30 plays), because a pupil who *always* lands on tens needs help as much
+    as one who started to. An empty list means nothing to watch."""
     flags: list[Flag] = []
     if (
         summary.accuracy is not None
@@ -110,6 +117,24 @@ def watch_flags(*, summary: PupilSummary, series: Sequence[SessionPoint]) -> lis
                 "slow",
                 _("Calcule lentement : %(seconds)s s en médiane (plus de 6 s)."),
                 (("seconds", _fmt_num(summary.median_compute_ms / 1000)),),
+            )
+        )
+    if (
+        summary.accuracy_add_crossing is not None
+        and summary.add_crossing_announcements >= WATCH_MIN_CARRIES
+        and summary.accuracy_add_crossing < WATCH_CARRY_ACCURACY_BELOW
+    ):
+        flags.append(
+            Flag(
+                "carries",
+                _(
+                    "Passe mal la dizaine en ajoutant : %(correct)s réussis sur %(count)s "
+                    "(moins de la moitié)."
+                ),
+                (
+                    ("correct", summary.add_crossing_correct),
+                    ("count", summary.add_crossing_announcements),
+                ),
             )
         )
     rising = rising_mult10(series)

@@ -29,6 +29,9 @@ class FactCell:
     median_compute_ms: int | None  # of correct answers
     fluent: bool
     last_results: tuple[bool, ...]  # oldest first, up to 3: correct within 3 s?
+    # When the fact last became fluent (the attempt that made 2 of the last 3
+    # quick and right), if it still is: "Nouveau : 7 + 8 est su !".
+    fluent_since: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +45,45 @@ class FluencyGrid:
     def fluent_count(self) -> int:
         return sum(cell.fluent for row in self.rows for cell in row)
 
+    def newly_fluent(self, *, since: datetime) -> list[tuple[int, int]]:
+        """The facts that became fluent at ``since`` or later and still are,
+        once each (7 + 8 and 8 + 7 are one fact, written small number first).
+        Facts the pupil once got wrong come first (a difficulty overcome is
+        the news), then the most recent."""
+        found: dict[tuple[int, int], tuple[bool, datetime]] = {}
+        for row in self.rows:
+            for cell in row:
+                when = cell.fluent_since
+                if when is None or when < since:
+                    continue
+                fact = (min(cell.a, cell.b), max(cell.a, cell.b))
+                key = (cell.correct < cell.attempts, when)
+                if fact not in found or key > found[fact]:
+                    found[fact] = key
+        return sorted(found, key=lambda fact: (*found[fact], fact), reverse=True)
 
-def _last_results(when: list[datetime], quick: list[bool]) -> tuple[bool, ...]:
-    """The last ``FLUENT_WINDOW`` results in time order. Records usually come
-    sorted (the selectors order them), so the sort is the rare path."""
+
+def _in_time_order(when: list[datetime], quick: list[bool]) -> tuple[list[datetime], list[bool]]:
+    """The attempts in time order. Records usually come sorted (the selectors
+    order them), so the sort is the rare path."""
     if any(when[i] > when[i + 1] for i in range(len(when) - 1)):
         order = sorted(range(len(when)), key=when.__getitem__)
-        return tuple(quick[i] for i in order[-FLUENT_WINDOW:])
-    return tuple(quick[-FLUENT_WINDOW:])
+        return [when[i] for i in order], [quick[i] for i in order]
+    return when, quick
+
+
+def _fluent_since(when: list[datetime], quick: list[bool]) -> datetime | None:
+    """When the fact last became fluent, walking its attempts in time order:
+    the attempt after which 2 of the last 3 were quick and right while before
+    it they were not. ``None`` when the fact is not fluent now."""
+    since = None
+    fluent = False
+    for i, at in enumerate(when):
+        now = sum(quick[max(0, i + 1 - FLUENT_WINDOW) : i + 1]) >= FLUENT_NEEDED
+        if now and not fluent:
+            since = at
+        fluent = now
+    return since if fluent else None
 
 
 def fluency_grid(*, plays: Iterable[Play]) -> FluencyGrid:
@@ -89,7 +123,8 @@ def fluency_grid(*, plays: Iterable[Play]) -> FluencyGrid:
         row = []
         for j in range(10):
             k = i * 10 + j
-            results = _last_results(when[k], quick[k])
+            ordered_when, ordered_quick = _in_time_order(when[k], quick[k])
+            results = tuple(ordered_quick[-FLUENT_WINDOW:])
             row.append(
                 FactCell(
                     a=i + 1,
@@ -100,6 +135,9 @@ def fluency_grid(*, plays: Iterable[Play]) -> FluencyGrid:
                     median_compute_ms=median_int(times[k]),
                     fluent=sum(results) >= FLUENT_NEEDED,
                     last_results=results,
+                    fluent_since=_fluent_since(ordered_when, ordered_quick)
+                    if sum(results) >= FLUENT_NEEDED
+                    else None,
                 )
             )
         rows.append(tuple(row))

@@ -1,5 +1,5 @@
 # The typographic minus "−" and times "×" are what the pupils and parents read.
-# ruff: noqa: RUF001, RUF003
+# ruff: noqa: RUF001, RUF002, RUF003
 """What a pupil should practise next: the facts and skills worse than
 acceptable, ranked by a cautious error rate so established weaknesses come first.
 
@@ -30,8 +30,8 @@ class PracticeItem:
     """A fact or a skill to practise, with the evidence behind it.
 
     ``code`` is stable: ``fact:7+8`` (the card and its twin 8 + 7),
-    ``carry:9`` (adding a number ending in 9 across a ten), ``borrow:7``
-    (subtracting a number ending in 7 across a ten), ``avoid_tens``."""
+    ``carry`` (crossing a ten while adding: 47 + 9, 38 + 15), ``borrow``
+    (crossing a ten while subtracting: 52 − 7), ``avoid_tens``."""
 
     code: str
     template: Promise | str
@@ -98,49 +98,78 @@ def _record(skill: _Skill, play: Play) -> None:
         skill.misses.append(play)
 
 
-def _carry_is_general(digit: int, facts: dict[tuple[int, int], tuple[int, int]]) -> bool:
-    """Whether the pupil's trouble with carrying ``digit`` is general (most of
-    its facts go wrong when they cross) rather than a few particular facts.
-
-    ``facts`` maps each fact (a ≤ b) to its (attempts, errors) on plays that
-    crossed a ten. Facts with under 3 such attempts say nothing; with no
-    informative fact at all we keep the carry skill (we cannot tell)."""
-    informative = [
-        errors / n
-        for (a, b), (n, errors) in facts.items()
-        if (a + b) % 10 == digit and n >= MIN_SKILL_ATTEMPTS
-    ]
-    if not informative:
-        return True
-    weak = sum(rate > 2 * REFERENCE_ERROR_RATE for rate in informative)
-    return weak * 2 > len(informative)
+def _carry_error(play: Play) -> bool:
+    """A wrong answer off by exactly ten on a play that crossed a ten: the
+    units were right, so the fact was known and the carry was forgotten
+    (38 + 15 = 43). Off by ten on a play that did not cross, the ten was lost
+    inside the fact itself (20 + 15 = 25): that error is the fact's."""
+    return play.correct is False and play.crossed_ten and play.error_kind == "tens"
 
 
-def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
-    """The ``n`` facts or skills this pupil should practise next, worst first.
+def _would_score(skill: _Skill) -> bool:
+    """Whether ``skill`` is worse than acceptable (see :func:`weaknesses`)."""
+    return (
+        skill.n >= MIN_SKILL_ATTEMPTS
+        and skill.errors > 0
+        and _wilson_lower(skill.errors, skill.n) / REFERENCE_ERROR_RATE > 1.0
+    )
 
-    Candidates: every addition fact (a + b with its twin b + a, code
-    ``fact:a+b`` with a ≤ b), adding across a ten per units digit of the card
-    (``carry:d``: 47 + 9 and 47 + 19 are both "add 9 with a carry"),
-    subtracting across a ten (``borrow:d``) and avoiding multiples of ten
-    (``avoid_tens``).
+
+@dataclass(frozen=True, slots=True)
+class Weaknesses:
+    """Every fact or skill worse than acceptable, worst first: the one
+    diagnosis that "practise next" shows and targeted cards act on
+    (:func:`weaknesses`)."""
+
+    items: tuple[PracticeItem, ...]
+
+    @property
+    def facts(self) -> tuple[tuple[int, int], ...]:
+        """The weak facts ``(a, b)`` with ``a <= b``, worst first."""
+        out = []
+        for item in self.items:
+            if item.code.startswith("fact:"):
+                a, b = item.code[5:].split("+")
+                out.append((int(a), int(b)))
+        return tuple(out)
+
+    @property
+    def carry(self) -> bool:
+        """Whether crossing a ten while adding is a weakness of its own."""
+        return any(item.code == "carry" for item in self.items)
+
+
+def weaknesses(*, plays: Iterable[Play]) -> Weaknesses:
+    """Every fact or skill this pupil answers worse than acceptable, worst first.
+
+    Candidates (see ``docs/learning.md``):
+
+    * ``carry``, crossing a ten while adding: its attempts are the answered
+      additions that crossed a ten, its errors the carry errors among them
+      (:func:`_carry_error`: off by ten, so the units, hence the fact, were
+      right). One skill, not one per units digit: forgetting the carry is one
+      habit;
+    * every addition fact ``fact:a+b`` (the card a + b and its twin b + a,
+      a ≤ b), judged on its answers without the carry's evidence: a forgotten
+      carry (38 + 15 = 43) never counts against 7 + 8, and when ``carry`` is
+      itself a weakness, none of the fact's crossing plays count (a slip while
+      bridging the ten is the carry's too), so the fact is judged on the plays
+      that did not cross;
+    * ``borrow``, crossing a ten while subtracting: the answered sommes that
+      crossed a ten, and every wrong answer among them (sommes have no fact of
+      their own to take the units slips);
+    * ``avoid_tens``: plays that landed on an avoidable multiple of ten.
 
     Each is scored by its cautious error rate (:func:`_wilson_lower`) divided
     by what is acceptable for that kind of skill (10 % wrong answers; 2
     avoidable tens per 100 plays), so "5 times worse than fine" compares across
-    kinds. Only skills worse than acceptable (score > 1) are proposed: a pupil
-    who masters everything gets an empty list, not invented weaknesses.
-
-    A fact and the carry skill of the same units digit describe the same
-    mistakes from two sides (who fails "+ 9 with a carry" fails 4 + 5 and 3 + 6
-    on most totals). When most of that digit's facts fail on crossing plays the
-    carry skill is proposed and its facts are not; when only a few do, the
-    facts are proposed and the carry skill is not (:func:`_carry_is_general`).
-    """
-    facts: dict[tuple[int, int], _Skill] = {}
-    fact_cross: dict[tuple[int, int], tuple[int, int]] = {}
-    carries: dict[int, _Skill] = {}
-    borrows: dict[int, _Skill] = {}
+    kinds. Only skills worse than acceptable (score > 1) count: a pupil who
+    masters everything gets none, not invented weaknesses. A fact wrong every
+    time is therefore always there (on the plays that did not cross, if not
+    on all), and a carry skill appears only from forgotten carries."""
+    plays = plays if isinstance(plays, list) else list(plays)
+    carry = _Skill()
+    borrow = _Skill()
     tens = _Skill()
     for play in plays:
         if play.timed_out:
@@ -149,22 +178,33 @@ def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
         if play.multiple_of_ten and play.avoidable:
             tens.errors += 1
             tens.misses.append(play)
-        correct = play.correct
-        if correct is None:
+        if play.correct is None or not play.crossed_ten:
             continue
-        kind = play.card_kind
-        if kind == "add":
-            a, b = play.card_a, play.card_b
-            if a is not None and b is not None:
-                key = (a, b) if a <= b else (b, a)
-                _record(_skill_for(facts, key), play)
-                if play.crossed_ten:
-                    cn, ce = fact_cross.get(key, (0, 0))
-                    fact_cross[key] = (cn + 1, ce + (not correct))
-            if play.crossed_ten:
-                _record(_skill_for(carries, play.card_value % 10), play)
-        elif kind == "sub" and play.crossed_ten:
-            _record(_skill_for(borrows, play.card_value % 10), play)
+        if play.card_kind == "add":
+            carry.n += 1
+            if play.correct:
+                if play.compute_ms is not None:
+                    carry.times.append(play.compute_ms)
+            elif _carry_error(play):
+                carry.errors += 1
+                carry.misses.append(play)
+        elif play.card_kind == "sub":
+            _record(borrow, play)
+    # When crossing a ten is itself a weakness, the crossing plays are its
+    # evidence, whatever their error: a fact is then judged on the plays that
+    # did not cross. Otherwise a fact is judged on all its plays but the
+    # forgotten carries.
+    weak_carry = _would_score(carry)
+    facts: dict[tuple[int, int], _Skill] = {}
+    for play in plays:
+        if play.timed_out or play.correct is None or play.card_kind != "add":
+            continue
+        a, b = play.card_a, play.card_b
+        if a is None or b is None:
+            continue
+        if play.crossed_ten and (weak_carry or _carry_error(play)):
+            continue
+        _record(_skill_for(facts, (a, b) if a <= b else (b, a)), play)
 
     candidates: list[PracticeItem] = []
 
@@ -174,6 +214,8 @@ def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
         params: tuple[tuple[str, Any], ...],
         skill: _Skill,
         reference: float,
+        *,
+        examples_in_label: bool = False,
     ) -> None:
         if skill.n < MIN_SKILL_ATTEMPTS or skill.errors == 0:
             return
@@ -181,6 +223,9 @@ def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
         if score <= 1.0:
             return
         recent = sorted(skill.misses, key=lambda p: p.created_at)[-3:]
+        examples = tuple(_example(p) for p in recent)
+        if examples_in_label:
+            params = (*params, ("examples", ", ".join(examples)))
         candidates.append(
             PracticeItem(
                 code=code,
@@ -191,15 +236,11 @@ def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
                 rate=per100(skill.errors, skill.n),
                 median_compute_ms=median_int(skill.times),
                 score=round(score, 3),
-                examples=tuple(_example(p) for p in recent),
+                examples=examples,
             )
         )
 
-    general = {d: _carry_is_general(d, fact_cross) for d in carries}
     for (a, b), skill in facts.items():
-        digit = (a + b) % 10
-        if general.get(digit, False) and _would_score(carries[digit]):
-            continue  # explained by the carry skill
         consider(
             f"fact:{a}+{b}",
             _("Le calcul %(a)s + %(b)s (et %(b)s + %(a)s)")
@@ -209,24 +250,22 @@ def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
             skill,
             REFERENCE_ERROR_RATE,
         )
-    for digit, skill in carries.items():
-        if not general[digit]:
-            continue  # explained by particular facts
-        consider(
-            f"carry:{digit}",
-            _("Ajouter %(digit)s avec retenue (passer la dizaine, ex. 47 + %(digit)s)"),
-            (("digit", digit),),
-            skill,
-            REFERENCE_ERROR_RATE,
-        )
-    for digit, skill in borrows.items():
-        consider(
-            f"borrow:{digit}",
-            _("Soustraire %(digit)s avec emprunt (passer la dizaine, ex. 52 − %(digit)s)"),
-            (("digit", digit),),
-            skill,
-            REFERENCE_ERROR_RATE,
-        )
+    consider(
+        "carry",
+        _("Passer la dizaine en ajoutant (ex. %(examples)s)"),
+        (("digit", _most_missed_digit(carry)),),
+        carry,
+        REFERENCE_ERROR_RATE,
+        examples_in_label=True,
+    )
+    consider(
+        "borrow",
+        _("Passer la dizaine en soustrayant (ex. %(examples)s)"),
+        (("digit", _most_missed_digit(borrow)),),
+        borrow,
+        REFERENCE_ERROR_RATE,
+        examples_in_label=True,
+    )
     consider(
         "avoid_tens",
         _("Éviter les dizaines : garder une carte qui ne tombe pas sur 10, 20, 30…"),
@@ -235,11 +274,20 @@ def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
         REFERENCE_MULT10_RATE,
     )
     candidates.sort(key=lambda item: (-item.score, -item.attempts, item.code))
-    return candidates[:n]
+    return Weaknesses(items=tuple(candidates))
 
 
-def _would_score(skill: _Skill) -> bool:
-    return (
-        skill.n >= MIN_SKILL_ATTEMPTS
-        and _wilson_lower(skill.errors, skill.n) / REFERENCE_ERROR_RATE > 1.0
-    )
+def _most_missed_digit(skill: _Skill) -> int:
+    """The units digit of the card values most often missed (for the parent's
+    tip: adding 9 has a trick of its own); ties go to the larger digit."""
+    counts: dict[int, int] = {}
+    for play in skill.misses:
+        digit = play.card_value % 10
+        counts[digit] = counts.get(digit, 0) + 1
+    return max(counts, key=lambda d: (counts[d], d)) if counts else 0
+
+
+def practise_next(*, plays: Iterable[Play], n: int = 3) -> list[PracticeItem]:
+    """The ``n`` facts or skills this pupil should practise next, worst first:
+    the head of :func:`weaknesses`, the same diagnosis targeted cards use."""
+    return list(weaknesses(plays=plays).items[:n])

@@ -44,6 +44,14 @@ class PupilSummary:
     median_compute_ms: int | None  # of correct answers
     timeouts: int
     sessions: int
+    # Crossing a ten, additions (carries) and sommes (borrows) apart: pooled,
+    # a pupil who forgets most carries hides behind sommes answered right.
+    add_crossing_announcements: int = 0
+    add_crossing_correct: int = 0
+    accuracy_add_crossing: float | None = None
+    sub_crossing_announcements: int = 0
+    sub_crossing_correct: int = 0
+    accuracy_sub_crossing: float | None = None
 
 
 class _Counter:
@@ -52,6 +60,8 @@ class _Counter:
     (~10,000 records per pupil page), so it works on locals, not attributes."""
 
     __slots__ = (
+        "add_cross_correct",
+        "add_cross_n",
         "announcements",
         "correct",
         "cross_correct",
@@ -69,13 +79,15 @@ class _Counter:
         self.correct = 0
         self.cross_n = 0
         self.cross_correct = 0
+        self.add_cross_n = 0
+        self.add_cross_correct = 0
         self.mult10 = 0
         self.timeouts = 0
         self.times: list[int] = []
         self.sessions: set[int] = set()
 
     def feed(self, plays: Iterable[Play]) -> None:
-        n = ann = ok = cross_n = cross_ok = mult10 = timeouts = 0
+        n = ann = ok = cross_n = cross_ok = add_cross_n = add_cross_ok = mult10 = timeouts = 0
         times = self.times
         sessions = self.sessions
         for play in plays:
@@ -91,12 +103,17 @@ class _Counter:
                 continue
             ann += 1
             crossed = play.crossed_ten
+            adding = crossed and play.card_kind == "add"
             if crossed:
                 cross_n += 1
+                if adding:
+                    add_cross_n += 1
             if correct:
                 ok += 1
                 if crossed:
                     cross_ok += 1
+                    if adding:
+                        add_cross_ok += 1
                 if play.compute_ms is not None:
                     times.append(play.compute_ms)
         self.plays += n
@@ -104,6 +121,8 @@ class _Counter:
         self.correct += ok
         self.cross_n += cross_n
         self.cross_correct += cross_ok
+        self.add_cross_n += add_cross_n
+        self.add_cross_correct += add_cross_ok
         self.mult10 += mult10
         self.timeouts += timeouts
 
@@ -116,6 +135,8 @@ class _Counter:
             self.cross_correct,
             self.mult10,
             self.timeouts,
+            self.add_cross_n,
+            self.add_cross_correct,
         )
         return summary_from_totals(
             totals, median_compute_ms=median_int(self.times), sessions=len(self.sessions)
@@ -132,6 +153,8 @@ class Totals(NamedTuple):
     crossing_correct: int
     avoidable_mult10: int
     timeouts: int
+    add_crossing_announcements: int = 0  # of the crossing announcements, the additions
+    add_crossing_correct: int = 0
 
 
 def summary_from_totals(
@@ -141,6 +164,7 @@ def summary_from_totals(
     summary and the stored sessions' pooled summary both end here."""
     ann, ok = totals.announcements, totals.correct
     cross, cross_ok = totals.crossing_announcements, totals.crossing_correct
+    add, add_ok = totals.add_crossing_announcements, totals.add_crossing_correct
     return PupilSummary(
         plays=totals.plays,
         announcements=ann,
@@ -157,6 +181,12 @@ def summary_from_totals(
         median_compute_ms=median_compute_ms,
         timeouts=totals.timeouts,
         sessions=sessions,
+        add_crossing_announcements=add,
+        add_crossing_correct=add_ok,
+        accuracy_add_crossing=pct(add_ok, add),
+        sub_crossing_announcements=cross - add,
+        sub_crossing_correct=cross_ok - add_ok,
+        accuracy_sub_crossing=pct(cross_ok - add_ok, cross - add),
     )
 
 

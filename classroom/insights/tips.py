@@ -62,8 +62,8 @@ def parent_tips(
                 )
                 % {"pairs": _COMPLEMENTS}
             )
-        elif code.startswith("carry:"):
-            digit = int(code.split(":")[1])
+        elif code == "carry":
+            digit = _tip_digit(item)
             if digit == 9:
                 tips.append(
                     str(
@@ -83,8 +83,8 @@ def parent_tips(
                     )
                     % {"digit": digit, "example": _carry_example(digit)}
                 )
-        elif code.startswith("borrow:"):
-            digit = int(code.split(":")[1])
+        elif code == "borrow":
+            digit = _tip_digit(item)
             tips.append(
                 str(
                     _("Jouez à enlever %(digit)s en descendant d'abord à la dizaine : %(example)s.")
@@ -133,3 +133,12 @@ def parent_tips(
             )
         )
     return tips[:3]
+
+
+def _tip_digit(item: PracticeItem) -> int:
+    """The units digit the child missed most when crossing a ten (``digit``
+    of a ``carry`` or ``borrow`` item), so the tip is about the numbers they
+    actually stumble on; 7 when the item does not say (or names 1 or 2,
+    which cross a ten from too few totals to make a good example)."""
+    digit = dict(item.params).get("digit")
+    return digit if isinstance(digit, int) and 3 <= digit <= 9 else 7

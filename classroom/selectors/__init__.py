@@ -5,11 +5,18 @@ number of queries:
 - ``monitor``: the live monitor's tables and free pupils;
 - ``records``: a pupil's records as plays, and the per-pupil figures cache;
 - ``summaries``: per-session counts, aggregated in SQL and stored (raw-SQL reader);
+- ``focus``: a pupil's targeted cards, assigned practices and how they went;
 - ``reports``: the class report, the pupil page, the parent page, the child's page.
 
 The statistics themselves are pure and live in ``classroom.insights``.
 """
 
+from classroom.selectors.focus import (
+    AssignmentOutcome,
+    assignment_outcomes,
+    open_assignment,
+    pupil_focus_of,
+)
 from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
 from classroom.selectors.reports import (
     ClassReport,
@@ -39,6 +46,7 @@ from classroom.selectors.sessions import (
 from classroom.selectors.summaries import class_summaries, summary_record
 
 __all__ = [
+    "AssignmentOutcome",
     "Board",
     "BoardGroup",
     "ClassReport",
@@ -47,13 +55,16 @@ __all__ = [
     "PupilFigures",
     "PupilOwnPage",
     "PupilReport",
+    "assignment_outcomes",
     "class_report",
     "class_summaries",
     "joined_pupils",
     "locked_pupils",
+    "open_assignment",
     "open_session_of_class",
     "parent_report",
     "pupil_cached",
+    "pupil_focus_of",
     "pupil_group_number",
     "pupil_own_page",
     "pupil_records_version",

@@ -8,7 +8,9 @@ from typing import Any
 
 from cardgames import rendering, ui
 from cardgames.models import GameEvent, Seat, Table
-from classroom.models import ClassSession, Pupil
+from classroom.keys import pupil_id_from_key
+from classroom.live_help import KEEP, RecentPlay
+from classroom.models import ClassSession, LearningRecord, Pupil
 
 EVENTS_SHOWN = 5
 
@@ -65,6 +67,7 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
                 "bot_level": seat.bot_level,
                 "connected": seat.connections > 0,
                 "is_current": seat.index == current,
+                "pupil_id": None if seat.is_bot else pupil_id_from_key(seat.player_key),
             }
             for seat in snap.seats
         ],
@@ -81,3 +84,27 @@ def monitor_context(class_session: ClassSession) -> dict[str, Any]:
             context.update(oob=False, class_session=class_session, free=free)
             cards.append(context)
     return {"class_session": class_session, "cards": cards, "free": free, "notice": ""}
+
+
+# At most this many of the session's latest records are read when a monitor
+# connects: enough for ``KEEP`` plays of every pupil of a big class.
+RECENT_RECORDS = KEEP * 40
+
+
+def recent_plays(class_session: ClassSession) -> dict[int, list[RecentPlay]]:
+    """Each pupil's last ``KEEP`` plays in this session, oldest first: what the
+    monitor needs to decide "needs help now" when it (re)connects. One query;
+    after that, new records are pushed to it."""
+    fields = ("pupil_id", *RecentPlay.__dataclass_fields__)
+    rows = (
+        LearningRecord.objects.filter(class_session=class_session)
+        .order_by("-id")
+        .values_list(*fields)[:RECENT_RECORDS]
+    )
+    out: dict[int, list[RecentPlay]] = {}
+    for row in reversed(list(rows)):
+        plays = out.setdefault(row[0], [])
+        plays.append(RecentPlay(*row[1:]))
+        if len(plays) > KEEP:
+            del plays[0]
+    return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from django.utils import timezone
@@ -22,6 +22,7 @@ from classroom.insights import (
     Flag,
     FluencyGrid,
     PracticeItem,
+    PupilFocus,
     PupilSummary,
     RecentGame,
     SessionCounts,
@@ -34,6 +35,7 @@ from classroom.insights import (
     parent_tips,
     pooled_summary,
     practise_next,
+    pupil_focus,
     pupil_summary,
     recent_games,
     session_point,
@@ -41,6 +43,7 @@ from classroom.insights import (
     stars_and_streak,
     trend,
     watch_flags,
+    weaknesses,
 )
 from classroom.insights.numbers import merged
 from classroom.models import ClassSession, LearningRecord, ParentLink, Pupil, SchoolClass
@@ -48,6 +51,17 @@ from classroom.selectors.records import pupil_cached, pupil_records_version, rec
 from classroom.selectors.summaries import class_summaries
 
 PREVIOUS_SESSIONS_FOR_TREND = 5
+# "Nouveau : 7 + 8 est su !": a fact that became fluent within this many days.
+NEW_FACT_DAYS = 7
+NEW_FACTS_SHOWN = 3
+
+
+def _new_facts(grid: FluencyGrid, today: date) -> list[tuple[int, int]]:
+    """The facts newly mastered: fluent since ``NEW_FACT_DAYS`` days at most."""
+    start = datetime.combine(
+        today - timedelta(days=NEW_FACT_DAYS - 1), time.min, tzinfo=timezone.get_current_timezone()
+    )
+    return grid.newly_fluent(since=start)[:NEW_FACTS_SHOWN]
 
 
 def _point(summary: SessionCounts, tz: tzinfo) -> SessionPoint:
@@ -63,7 +77,8 @@ SORT_KEYS: dict[str, Callable[[ClassReportRow], Any]] = {
     "name": lambda r: r.pupil.display_name.casefold(),
     "announcements": lambda r: r.summary.announcements,
     "accuracy": lambda r: r.summary.accuracy,
-    "crossing": lambda r: r.summary.accuracy_crossing,
+    "crossing": lambda r: r.summary.accuracy_add_crossing,
+    "borrow": lambda r: r.summary.accuracy_sub_crossing,
     "non_crossing": lambda r: r.summary.accuracy_non_crossing,
     "mult10": lambda r: r.summary.avoidable_mult10,
     "mult10_rate": lambda r: r.summary.mult10_rate,
@@ -203,6 +218,7 @@ class PupilFigures:
     errors: ErrorBreakdown
     practise: list[PracticeItem]
     games: list[RecentGame]
+    focus: PupilFocus  # what a targeted practice would target (same diagnosis)
 
 
 @dataclass
@@ -222,6 +238,8 @@ def _pupil_figures(pupil: Pupil) -> PupilFigures:
     summary = pupil_summary(plays=plays)
     series = session_series(plays=plays, tz=tz)
     last = series[-1] if series else None
+    weak = weaknesses(plays=plays)
+    grid = fluency_grid(plays=plays)
     return PupilFigures(
         summary=summary,
         series=series,
@@ -230,12 +248,13 @@ def _pupil_figures(pupil: Pupil) -> PupilFigures:
             previous=series[-1 - PREVIOUS_SESSIONS_FOR_TREND : -1],
         ),
         flags=watch_flags(summary=summary, series=series),
-        fluency=fluency_grid(plays=plays),
+        fluency=grid,
         carry_add=carry_grid(plays=plays, kind="add"),
         carry_sub=carry_grid(plays=plays, kind="sub"),
         errors=error_breakdown(plays=plays),
-        practise=practise_next(plays=plays, n=3),
+        practise=list(weak.items[:3]),
         games=recent_games(plays),
+        focus=pupil_focus(weaknesses=weak, grid=grid),
     )
 
 
@@ -273,9 +292,10 @@ class ParentReport:
     first_day: date | None
     last_day: date | None
     kinds: dict[str, int]  # answered plays by kind of card
+    new_facts: list[tuple[int, int]]  # newly mastered, most recent first
 
 
-def _parent_report(pupil: Pupil, version: str) -> ParentReport:
+def _parent_report(pupil: Pupil, version: str, today: date) -> ParentReport:
     tz = timezone.get_current_timezone()
     plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
     summary = pupil_summary(plays=plays)
@@ -285,12 +305,14 @@ def _parent_report(pupil: Pupil, version: str) -> ParentReport:
     for p in plays:
         if p.correct is not None and not p.timed_out:
             kinds[p.card_kind] = kinds.get(p.card_kind, 0) + 1
+    grid = fluency_grid(plays=plays)
     return ParentReport(
         pupil=pupil,
         version=version,
         summary=summary,
         series=series,
-        fluency=fluency_grid(plays=plays),
+        fluency=grid,
+        new_facts=_new_facts(grid, today),
         tips=parent_tips(plays=plays, items=items, summary=summary)[:3],
         first_day=series[0].date if series else None,
         last_day=series[-1].date if series else None,
@@ -301,9 +323,13 @@ def _parent_report(pupil: Pupil, version: str) -> ParentReport:
 def parent_report(*, pupil: Pupil) -> ParentReport:
     """The parent page: this one child only. Two queries at most (the
     records' version, then the records when they changed)."""
+    today = timezone.localdate()
     version = pupil_records_version(pupil=pupil)
     return pupil_cached(
-        pupil=pupil, version=version, name="parent", build=lambda: _parent_report(pupil, version)
+        pupil=pupil,
+        version=f"{version}-{today.isoformat()}",
+        name="parent",
+        build=lambda: _parent_report(pupil, version, today),
     )
 
 
@@ -312,6 +338,7 @@ class PupilOwnPage:
     pupil: Pupil
     stars: StarsAndStreak
     fluency: FluencyGrid
+    new_facts: list[tuple[int, int]]  # newly mastered, most recent first
 
 
 def _pupil_own_page(pupil: Pupil, today: date) -> PupilOwnPage:
@@ -319,7 +346,7 @@ def _pupil_own_page(pupil: Pupil, today: date) -> PupilOwnPage:
     plays = records_as_plays(LearningRecord.objects.filter(pupil=pupil))
     grid = fluency_grid(plays=plays)
     stars = stars_and_streak(plays=plays, today=today, tz=tz, grid=grid)
-    return PupilOwnPage(pupil=pupil, stars=stars, fluency=grid)
+    return PupilOwnPage(pupil=pupil, stars=stars, fluency=grid, new_facts=_new_facts(grid, today))
 
 
 def pupil_own_page(*, pupil: Pupil) -> PupilOwnPage:

@@ -40,6 +40,8 @@ _COUNTED = {
     "crossing_correct": _ANSWERED & Q(crossed_ten=True, correct=True),
     "avoidable_mult10": _NOT_TIMED_OUT & Q(multiple_of_ten=True, avoidable=True),
     "timeouts": Q(timed_out=True),
+    "add_crossing_announcements": _ANSWERED & Q(crossed_ten=True, card_kind="add"),
+    "add_crossing_correct": _ANSWERED & Q(crossed_ten=True, card_kind="add", correct=True),
 }
 
 
@@ -120,10 +122,10 @@ def _read_summaries(
                 when = parse(when)
             if when.tzinfo is None:
                 when = when.replace(tzinfo=UTC)
-            times = row[10]
+            times = row[-1]
             out.append(
                 SessionCounts.from_columns(
-                    (*row[:2], when, *row[3:10], loads(times) if isinstance(times, str) else times)
+                    (*row[:2], when, *row[3:-1], loads(times) if isinstance(times, str) else times)
                 )
             )
     return out

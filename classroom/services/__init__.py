@@ -26,6 +26,7 @@ from classroom.services.groups import (
     pupil_move,
 )
 from classroom.services.joining import tablet_login, tablet_sign_out
+from classroom.services.practice import assignment_create, assignments_finish
 from classroom.services.pupils import (
     CodeCheck,
     new_picture_code,
@@ -51,6 +52,8 @@ from classroom.services.tables import StartReport, pupil_seat, table_rematch, ta
 __all__ = [
     "CodeCheck",
     "StartReport",
+    "assignment_create",
+    "assignments_finish",
     "class_create",
     "class_delete",
     "class_update",

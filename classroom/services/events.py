@@ -18,6 +18,12 @@ def lobby_group(session_id: int) -> str:
     return f"lobby.{session_id}"
 
 
+def monitor_group(session_id: int) -> str:
+    """Only the teacher's monitor joins it: "needs help now" is pushed here,
+    never to the projector's or a pupil's group."""
+    return f"monitor.{session_id}"
+
+
 def notify_on_commit(group: str, message: dict[str, Any]) -> None:
     """Tell every live page of ``group`` that something changed, after commit."""
 

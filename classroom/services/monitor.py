@@ -1,5 +1,6 @@
 """The teacher's commands from the live monitor: pause, resume or end a table,
-hand a seat to a robot or to a late pupil, end the whole session."""
+hand a seat to a robot or to a late pupil, end the whole session; and the
+push of each new learning record to the monitor ("needs help now")."""
 
 from __future__ import annotations
 
@@ -12,11 +13,30 @@ from cardgames import services as cardgames_services
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from cardgames.parsing import whole_number
-from classroom.models import ClassSession, TabletLogin
+from classroom.live_help import RecentPlay
+from classroom.models import ClassSession, LearningRecord, TabletLogin
 from classroom.selectors.monitor import free_pupils, session_tables
+from classroom.services.events import monitor_group, notify_on_commit
 from classroom.services.joining import tablet_sign_out
 from classroom.services.sessions import session_end
 from classroom.services.tables import pupil_seat
+
+
+def help_play_notify(*, record: LearningRecord) -> None:
+    """Tell the session's monitor, after commit, that ``record`` was written:
+    the monitor keeps each pupil's last few plays and decides "needs help
+    now" itself (``classroom.live_help``). The record travels in the message,
+    so this costs no query on the move path, only the channel layer's send;
+    and it goes to the monitor's own group, never to the projector or to a
+    pupil's screen."""
+    notify_on_commit(
+        monitor_group(record.class_session_id),
+        {
+            "type": "help.play",
+            "pupil_id": record.pupil_id,
+            "play": RecentPlay.of(record).as_payload(),
+        },
+    )
 
 
 class MonitorRefused(Exception):

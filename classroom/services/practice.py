@@ -7,6 +7,9 @@ a lesson."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -14,7 +17,8 @@ from django.utils.translation import gettext_noop
 from cardgames import services as cardgames_services
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
-from classroom.models import ClassSession, Pupil
+from classroom.insights import PupilFocus
+from classroom.models import AssignedPractice, ClassSession, Pupil
 from classroom.services.tables import pupil_seat
 
 GAME = "chasse"
@@ -32,12 +36,29 @@ def practice_end(*, pupil: Pupil) -> None:
 
 
 @transaction.atomic
-def practice_start(*, pupil: Pupil, bots: int, level: str) -> Table:
+def practice_start(
+    *,
+    pupil: Pupil,
+    bots: int,
+    level: str,
+    focus: PupilFocus | None = None,
+    assignment: AssignedPractice | None = None,
+) -> Table:
     """A new practice game: its own practice session, a table with the pupil
     first then ``bots`` robots of ``level``, dealt at once. The class's
-    options for practice are the game's defaults."""
+    options for practice are the game's defaults, plus targeted cards on the
+    pupil's seat when ``focus`` is given ("Entraînement ciblé"), or the focus
+    of ``assignment`` (which then remembers this table, to be marked done
+    when its game ends)."""
     if not MIN_BOTS <= bots <= MAX_BOTS or level not in BOT_LEVELS:
         raise ValueError("bad practice settings")
+    if assignment is not None:
+        if assignment.pupil_id != pupil.pk:
+            raise ValueError("not this pupil's assignment")
+        focus = PupilFocus.from_json(assignment.focus)
+    options: dict[str, Any] = {}
+    if focus:
+        options["focus"] = [focus.entry(seat=0)]
     practice_end(pupil=pupil)
     class_session = ClassSession.objects.create(
         school_class_id=pupil.school_class_id, game=GAME, options={}, practice=True
@@ -49,10 +70,35 @@ def practice_start(*, pupil: Pupil, bots: int, level: str) -> Table:
     table = cardgames_services.table_create(
         game=GAME,
         seats=seats,
-        options={},
+        options=options,
         group_key=class_session.group_key,
         number=1,
-        label=gettext_noop("Entraînement"),  # translated when shown
+        # Stored untranslated: each screen says it in its own language.
+        label=gettext_noop("Entraînement ciblé") if focus else gettext_noop("Entraînement"),
     )
     cardgames_services.table_start(table=table)
+    if assignment is not None:
+        AssignedPractice.objects.filter(pk=assignment.pk).update(table_id=table.pk)
     return table
+
+
+def assignment_create(*, pupil: Pupil, focus: PupilFocus) -> AssignedPractice:
+    """The teacher gives ``pupil`` a targeted practice on ``focus`` (what the
+    pupil page found). A previous one not finished yet is replaced: the pupil
+    sees one, the latest."""
+    if not focus:
+        raise ValueError("nothing to target")
+    with transaction.atomic():
+        pupil.assignments.filter(done_at__isnull=True).delete()
+        return AssignedPractice.objects.create(pupil=pupil, focus=focus.as_json())
+
+
+def assignments_finish(*, table_id: int, events: Sequence[Mapping[str, Any]]) -> int:
+    """Mark done the assignment played at ``table_id`` when ``events`` end its
+    game. Called on every applied move; costs a query only on the move that
+    ends a game. Returns the number of assignments marked."""
+    if not any(event.get("type") == "game_over" for event in events):
+        return 0
+    return AssignedPractice.objects.filter(table_id=table_id, done_at__isnull=True).update(
+        done_at=timezone.now()
+    )

@@ -21,11 +21,18 @@ def new_join_code() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
-def session_start(*, school_class: SchoolClass, game: str, options: dict[str, Any]) -> ClassSession:
+def session_start(
+    *,
+    school_class: SchoolClass,
+    game: str,
+    options: dict[str, Any],
+    targeted_cards: bool = False,
+) -> ClassSession:
     """Open a session with a fresh 6-digit code. The class's other open
     sessions end, so the printed class link always leads to one place. The
     code is unique among open sessions (a database constraint): on a collision
-    we simply draw again."""
+    we simply draw again. ``targeted_cards``: each table's deck will favour
+    each pupil's own facts (see ``tables_start``)."""
     valid = engines.get(game).validate_options(options)
     for _attempt in range(JOIN_CODE_ATTEMPTS):
         try:
@@ -35,7 +42,11 @@ def session_start(*, school_class: SchoolClass, game: str, options: dict[str, An
                 ):
                     session_end(class_session=old)
                 return ClassSession.objects.create(
-                    school_class=school_class, game=game, options=valid, join_code=new_join_code()
+                    school_class=school_class,
+                    game=game,
+                    options=valid,
+                    join_code=new_join_code(),
+                    targeted_cards=targeted_cards,
                 )
         except IntegrityError:
             continue
@@ -54,9 +65,15 @@ def session_end(*, class_session: ClassSession) -> ClassSession:
     return locked
 
 
-def session_update_options(*, class_session: ClassSession, options: dict[str, Any]) -> ClassSession:
+def session_update_options(
+    *, class_session: ClassSession, options: dict[str, Any], targeted_cards: bool | None = None
+) -> ClassSession:
     class_session.options = engines.get(class_session.game).validate_options(options)
-    class_session.save(update_fields=["options"])
+    fields = ["options"]
+    if targeted_cards is not None:
+        class_session.targeted_cards = targeted_cards
+        fields.append("targeted_cards")
+    class_session.save(update_fields=fields)
     return class_session
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -11,7 +12,9 @@ from django.utils.translation import gettext_noop
 from cardgames import engines
 from cardgames import services as cardgames_services
 from cardgames.models import Table
+from classroom.insights import PupilFocus
 from classroom.models import Attendance, ClassSession, Pupil, SessionGroup
+from classroom.selectors.focus import pupil_focus_of
 from classroom.services.events import lobby_group, notify_on_commit
 from classroom.services.groups import group_options, group_seat_count
 
@@ -36,7 +39,9 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
 
     Each table is its own transaction (``table_create``/``table_start`` take the
     table lock), so one impossible table does not stop the others; its problem
-    comes back as a sentence for the teacher. Lobbies hear of it on commit."""
+    comes back as a sentence for the teacher. Lobbies hear of it on commit.
+    With the session's "cartes ciblées pour chaque table", each pupil seat
+    gets targeted cards for that pupil's own facts (``_with_focus``)."""
     engine = engines.get(class_session.game)
     report = StartReport(started=[], problems=[])
     groups = class_session.groups.filter(table__isnull=True).order_by("number")
@@ -57,12 +62,15 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
                 % {"n": group.number, "lo": engine.min_players, "hi": engine.max_players}
             )
             continue
+        options = group_options(group)
+        if class_session.targeted_cards and class_session.game == "chasse":
+            options = _with_focus(options, [a.pupil for a in members])
         try:
             with transaction.atomic():
                 table = cardgames_services.table_create(
                     game=class_session.game,
                     seats=seats,
-                    options=group_options(group),
+                    options=options,
                     group_key=class_session.group_key,
                     number=group.number,
                     # Stored untranslated: each screen says it in its own language.
@@ -79,6 +87,22 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
             continue
         report.started.append(table)
     return report
+
+
+def _with_focus(options: dict[str, Any], pupils: list[Pupil]) -> dict[str, Any]:
+    """The table's options plus targeted cards for each pupil seat (pupils sit
+    first, in this order), from each pupil's own records. Facts the table's
+    ``tables`` option left out of the deck are dropped, so a targeted table
+    always deals; a pupil with nothing to target gets no entry."""
+    keep = set(options.get("tables") or range(1, 11))
+    entries = []
+    for seat, pupil in enumerate(pupils):
+        focus = pupil_focus_of(pupil=pupil)
+        facts = tuple(f for f in focus.facts if f[0] in keep or f[1] in keep)
+        kept = PupilFocus(facts=facts, crossing=focus.crossing)
+        if kept:
+            entries.append(kept.entry(seat=seat))
+    return {**options, "focus": entries} if entries else options
 
 
 def table_rematch(*, table: Table) -> Table:

@@ -19,7 +19,9 @@ from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from cardgames.parsing import whole_number
 from cardgames.ui import bot_level_choices
-from classroom import access, services
+from cardgames.ui.chasse import focus_line
+from classroom import access, selectors, services
+from classroom.insights import PupilFocus
 from classroom.keys import session_id_from_key
 from classroom.models import (
     Pupil,
@@ -86,17 +88,32 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
 
 
 def practice_setup(request: HttpRequest) -> HttpResponse:
-    """How many robots, how strong; then the game starts."""
+    """How many robots, how strong; then the game starts. A targeted practice
+    the teacher assigned comes first; otherwise, when the pupil's records show
+    facts to work on, "Entraînement ciblé" is offered next to the usual game."""
     pupil = _practising_pupil(request)
     if pupil is None:
         return redirect("classroom:join")
+    assignment = selectors.open_assignment(pupil=pupil)
+    focus = (
+        PupilFocus.from_json(assignment.focus)
+        if assignment is not None
+        else selectors.pupil_focus_of(pupil=pupil)
+    )
     error = ""
     bots, level = 2, "easy"
     if request.method == "POST":
         raw_bots, level = request.POST.get("bots", ""), request.POST.get("level", "")
         bots = whole_number(raw_bots) or 0
+        targeted = request.POST.get("mode") == "focus" and bool(focus)
         if MIN_BOTS <= bots <= MAX_BOTS and level in BOT_LEVELS:
-            table = practice_start(pupil=pupil, bots=bots, level=level)
+            table = practice_start(
+                pupil=pupil,
+                bots=bots,
+                level=level,
+                focus=focus if targeted and assignment is None else None,
+                assignment=assignment if targeted else None,
+            )
             request.session["player_key"] = pupil.player_key
             request.session["pupil_id"] = pupil.pk
             request.session["class_session_id"] = session_id_from_key(table.group_key)
@@ -114,6 +131,8 @@ def practice_setup(request: HttpRequest) -> HttpResponse:
             "bots": bots,
             "level": level,
             "error": error,
+            "assignment": assignment,
+            "focus_line": focus_line(focus.entry(seat=0)) if focus else "",
         },
     )
 

@@ -13,20 +13,24 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
+from django.contrib import messages
 from django.http import (
     HttpRequest,
     HttpResponse,
     StreamingHttpResponse,
 )
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
 from cardgames.parsing import whole_number
-from classroom import access, charts, selectors
+from cardgames.ui.chasse import focus_line
+from classroom import access, charts, selectors, services
 from classroom.charts import ClassRow
 from classroom.forms import ReportFilterForm
 from classroom.insights import CarryGrid
@@ -40,7 +44,8 @@ COLUMNS: tuple[tuple[str, Any], ...] = (
     ("announcements", gettext_lazy("Annonces")),
     ("accuracy", gettext_lazy("Réussite")),
     ("non_crossing", gettext_lazy("Sans retenue")),
-    ("crossing", gettext_lazy("Avec retenue")),
+    ("crossing", gettext_lazy("Retenue en ajoutant")),
+    ("borrow", gettext_lazy("Emprunt en soustrayant")),
     ("mult10", gettext_lazy("Dizaines évitables")),
     ("mult10_rate", gettext_lazy("Dizaines / 100 coups")),
     ("median", gettext_lazy("Temps médian")),
@@ -187,7 +192,8 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
             _("Annonces"),
             _("Réussite (%)"),
             _("Réussite sans retenue (%)"),
-            _("Réussite avec retenue (%)"),
+            _("Réussite avec retenue, en ajoutant (%)"),
+            _("Réussite avec emprunt, en soustrayant (%)"),
             _("Dizaines évitables"),
             _("Dizaines évitables pour 100 coups"),
             _("Temps médian des bonnes réponses (s)"),
@@ -202,7 +208,8 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
                 s.announcements,
                 _num(s.accuracy),
                 _num(s.accuracy_non_crossing),
-                _num(s.accuracy_crossing),
+                _num(s.accuracy_add_crossing),
+                _num(s.accuracy_sub_crossing),
                 s.avoidable_mult10,
                 _num(s.mult10_rate, 2),
                 _num(None if s.median_compute_ms is None else s.median_compute_ms / 1000),
@@ -309,5 +316,27 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "carry_add": _grid_rows(report.figures.carry_add),
             "carry_sub": _grid_rows(report.figures.carry_sub),
             "now": timezone.now(),
+            "focus_line": focus_line(report.figures.focus.entry(seat=0))
+            if report.figures.focus
+            else "",
+            "outcomes": selectors.assignment_outcomes(pupil=pupil),
         },
     )
+
+
+@require_POST
+def pupil_assign_practice(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    """The teacher gives the pupil a targeted practice on what the pupil page
+    found; it comes first on the pupil's practice screen until it is done."""
+    pupil = access.access_pupil(request.user, pupil_id)
+    focus = selectors.pupil_focus_of(pupil=pupil)
+    if focus:
+        services.assignment_create(pupil=pupil, focus=focus)
+        messages.success(
+            request,
+            _("Entraînement ciblé donné à %(name)s : il l'attend sur son écran d'entraînement.")
+            % {"name": pupil.display_name},
+        )
+    else:
+        messages.info(request, _("Rien à cibler pour l'instant : pas assez de données."))
+    return redirect(reverse("classroom:pupil_report", args=[pupil.pk]) + "#focus")

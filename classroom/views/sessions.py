@@ -38,12 +38,13 @@ def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
     game = request.POST.get("game") if request.method == "POST" else "chasse"
     if game not in dict(start_form.fields["game"].choices):
         game = "chasse"
-    options_form = OptionsForm(request.POST or None, game=game)
+    options_form = OptionsForm(request.POST or None, game=game, targeted=False)
     if request.method == "POST" and start_form.is_valid() and options_form.is_valid():
         class_session = services.session_start(
             school_class=school_class,
             game=start_form.cleaned_data["game"],
             options=options_form.options,
+            targeted_cards=options_form.targeted_cards,
         )
         messages.success(request, _("Séance ouverte. Montrez le code au tableau !"))
         return redirect("classroom:session_detail", session_id=class_session.pk)
@@ -107,10 +108,17 @@ def _board_response(request: HttpRequest, class_session: ClassSession) -> HttpRe
 def session_options(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_open_session(request.user, session_id)
     form = OptionsForm(
-        request.POST or None, game=class_session.game, initial_options=class_session.options
+        request.POST or None,
+        game=class_session.game,
+        initial_options=class_session.options,
+        targeted=class_session.targeted_cards,
     )
     if request.method == "POST" and form.is_valid():
-        services.session_update_options(class_session=class_session, options=form.options)
+        services.session_update_options(
+            class_session=class_session,
+            options=form.options,
+            targeted_cards=form.targeted_cards,
+        )
         messages.success(request, _("Réglages enregistrés pour les prochaines tables."))
         return redirect("classroom:session_detail", session_id=class_session.pk)
     return render(

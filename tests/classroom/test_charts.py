@@ -35,6 +35,7 @@ def summary(acc: float, cross: float | None, flat: float) -> PupilSummary:
         crossing_correct=5, accuracy_crossing=cross, non_crossing_announcements=30,
         non_crossing_correct=25, accuracy_non_crossing=flat, avoidable_mult10=1,
         mult10_rate=2.0, median_compute_ms=3000, timeouts=0, sessions=3,
+        add_crossing_announcements=10, add_crossing_correct=5, accuracy_add_crossing=cross,
     )  # fmt: skip
 
 

@@ -279,10 +279,12 @@ def test_carry_with_nine_is_ranked_first() -> None:
         ),
     )
     items = insights.practise_next(plays=plays)
-    assert items[0].code == "carry:9"
+    assert items[0].code == "carry"
+    assert dict(items[0].params)["digit"] == 9
     assert items[0].examples
     assert all(" + 9 = " in e or " + 19 = " in e for e in items[0].examples)
-    # Its facts (4 + 5, 3 + 6, ...) are explained by the carry, not listed.
+    assert items[0].label.startswith("Passer la dizaine en ajoutant (ex. ")
+    # Its facts (4 + 5, 3 + 6, ...) are right when they do not cross: not listed.
     assert not any(i.code.startswith("fact:") for i in items)
     s = insights.pupil_summary(plays=plays)
     assert s.accuracy_crossing < s.accuracy_non_crossing - 10
@@ -313,7 +315,7 @@ def test_particular_facts_are_ranked_not_their_carry() -> None:
     )
     items = insights.practise_next(plays=plays)
     assert items[0].code == "fact:7+8"
-    assert "carry:5" not in [i.code for i in items]
+    assert "carry" not in [i.code for i in items]
     assert "7 + 8" in items[0].label
 
 
