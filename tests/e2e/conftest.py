@@ -202,11 +202,38 @@ def axe_check(page: Any, name: str, *, include: str | None = None) -> list[dict[
             f" {targets}{'  — justified: ' + note if note and impact not in AXE_FAILING else ''}"
         )
     print(f"axe {name}: {len(violations)} violation(s)" + ("\n" + "\n".join(lines) if lines else ""))
+    lonely = emoji_alone(page)
+    assert not lonely, f"{name}: emoji carrying meaning alone (no words beside): {lonely}"
     failing = [v for v in violations if v.get("impact") in AXE_FAILING]
     assert not failing, f"axe {name}: serious/critical violations:\n" + "\n".join(
         line for line in lines if "[serious]" in line or "[critical]" in line
     )
     return violations
+
+
+EMOJI_ALONE = r"""() => {
+  const emoji = /\p{Extended_Pictographic}/u;
+  const words = (text) => (text || '').replace(/[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u200D\s\p{P}\p{S}]/gu, '');
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!shown(el) || !emoji.test(el.innerText || '') || words(el.innerText)) continue;
+    if (el.querySelector('svg, img') || el.closest('svg')) continue;
+    // A control must say itself what it does; anything else needs words beside it.
+    const control = el.matches('button, a, [role=button], summary, label');
+    const around = control ? el : (el.closest('button, a, li, p, td, th, h1, h2, h3, h4, label, figure, div') || el.parentElement);
+    if (around && around !== el && words(around.innerText)) continue;
+    if (around && around !== el && around.querySelector('svg, img')) continue;
+    found.push(`${el.tagName}.${el.className} ${JSON.stringify((el.innerText || '').trim().slice(0, 12))}`);
+  }
+  return [...new Set(found)];
+}"""
+
+
+def emoji_alone(page: Any) -> list[str]:
+    """Visible emoji with no word (or drawing) beside them: the meaning would
+    rest on the emoji alone."""
+    return list(page.evaluate(EMOJI_ALONE))
 
 
 @pytest.fixture(scope="session")
