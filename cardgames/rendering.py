@@ -37,7 +37,7 @@ class Snapshot:
 
     @property
     def seat_names(self) -> list[str]:
-        return [seat.display_name for seat in self.seats]
+        return [shown_name(seat) for seat in self.seats]
 
 
 def snapshot(table_id: int) -> Snapshot | None:
@@ -54,6 +54,13 @@ def snapshot(table_id: int) -> Snapshot | None:
         version=game_state.version if game_state is not None else 0,
         engine=engine,
         state=state,
+    )
+
+
+def shown_name(seat: Seat) -> str:
+    """A seat's name in the reader's language (robots are renamed when shown)."""
+    return ui.seat_name(
+        display_name=seat.display_name, is_bot=seat.is_bot, bot_level=seat.bot_level or ""
     )
 
 
@@ -141,7 +148,7 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         players=[
             {
                 "index": s.index,
-                "name": s.display_name,
+                "name": shown_name(s),
                 "avatar": s.avatar,
                 "avatar_url": "" if s.is_bot else avatar_url(s.avatar),
                 "is_bot": s.is_bot,

@@ -59,8 +59,12 @@ class LiveServer:
     def manage(self, *args: str) -> str:
         """Run a management command against the server's database."""
         result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, check=True,
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return result.stdout
 
@@ -91,7 +95,10 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSe
     log = (ARTIFACTS.parent / "e2e-server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     server.url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -118,7 +125,9 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
         yield FrenchBrowser(chromium)
         chromium.close()
 
@@ -201,7 +210,9 @@ def axe_check(page: Any, name: str, *, include: str | None = None) -> list[dict[
             f"  [{impact}] {violation['id']}: {violation['help']} ({len(violation['nodes'])}x)"
             f" {targets}{'  — justified: ' + note if note and impact not in AXE_FAILING else ''}"
         )
-    print(f"axe {name}: {len(violations)} violation(s)" + ("\n" + "\n".join(lines) if lines else ""))
+    print(
+        f"axe {name}: {len(violations)} violation(s)" + ("\n" + "\n".join(lines) if lines else "")
+    )
     lonely = emoji_alone(page)
     assert not lonely, f"{name}: emoji carrying meaning alone (no words beside): {lonely}"
     failing = [v for v in violations if v.get("impact") in AXE_FAILING]
