@@ -10,9 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import axe_check
+from tests.e2e.conftest import axe_check, small_touch_targets
 
 TABLET = {"width": 768, "height": 1024}
+# Everything a pupil taps (WCAG 2.2 target size: 44 x 44 CSS px).
+PUPIL_TARGETS = "main button, main a, main input:not([type=hidden]), main label"
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
@@ -37,6 +39,7 @@ def _tablet_join(
     if shots:
         page.screenshot(path=str(shots / "join-keypad-768x1024.png"))
         axe_check(page, "join-keypad")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "join-keypad"
     page.wait_for_load_state("networkidle")
     for typed, digit in enumerate(demo["code"][:-1], start=1):
         page.get_by_role("button", name=digit, exact=True).click()
@@ -46,6 +49,7 @@ def _tablet_join(
     if shots:
         page.screenshot(path=str(shots / "join-names-768x1024.png"), full_page=True)
         axe_check(page, "join-names")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "join-names"
     page.get_by_role("link", name=pupil["display_name"], exact=True).click()
     page.wait_for_url("**/join/pupil/**")
     first, second = pupil["picture_code"]
@@ -54,12 +58,14 @@ def _tablet_join(
     if shots:
         page.screenshot(path=str(shots / "join-pictures-768x1024.png"))
         axe_check(page, "join-pictures")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "join-pictures"
     page.locator(f'button[name="pick"][value="{second}"]').click()
     page.wait_for_url("**/lobby/")
     page.get_by_text("Attends ta table").wait_for()
     if shots:
         page.screenshot(path=str(shots / "lobby-768x1024.png"))
         axe_check(page, "lobby")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "lobby"
     return context
 
 
