@@ -20,11 +20,12 @@ import pytest
 from tests.e2e.conftest import axe_check
 from tests.e2e.test_play_chasse import PORTRAIT, _join
 
-# French words that are not German or English words (nor names used below).
+# French words that are not German or English words (nor names used below):
+# not "des", "manche", "Partie" (German), nor "tour", "pour" (English), nor "Ton".
 FRENCH_MARKERS = re.compile(
     r"(?<![\w'])("
-    r"est|les|des|une|avec|pour|dans|sur|ton|ta|tes|toi|vous|votre|nous|"
-    r"carte|cartes|partie|manche|joue|jouer|tour|élève|élèves|séance|séances|"
+    r"est|les|une|avec|dans|sur|ta|tes|toi|vous|votre|nous|"
+    r"carte|cartes|joue|jouer|élève|élèves|séance|séances|"
     r"combien|attends|touche|cible|dernière|robots?\s+facile|facile|moyen|difficile|"
     r"entraînement|progrès|calcul|calculs|réponse|réponses|"
     r"c'est|d'|l'|qu'|n'"
