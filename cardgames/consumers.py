@@ -260,6 +260,10 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         return news
 
     def _steers(self) -> bool:
+        """Whether this socket's screen offers "Rejouer". Never on a projector
+        (``?view=projector``): the class sees the table, not the teacher's buttons."""
+        if b"view=projector" in self.scope.get("query_string", b""):
+            return False
         access = self.access
         return bool(access is not None and (access.is_teacher or access.steers))
 

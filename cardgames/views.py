@@ -53,7 +53,11 @@ def projector(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     snap = rendering.snapshot(table.pk)
     assert snap is not None
     context = rendering.seat_context(snap, None)
-    context.update(oob=False, notice="", ws_url=f"/ws/table/{table.pk}/", access=access)
+    # The projector's socket says so: the teacher's own socket would bring
+    # the "Rejouer" button onto the class's screen with the first update.
+    context.update(
+        oob=False, notice="", ws_url=f"/ws/table/{table.pk}/?view=projector", access=access
+    )
     return render(request, "cardgames/projector.html", context)
 
 

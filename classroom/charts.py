@@ -225,8 +225,14 @@ def _line_style(index: int) -> str:
     return "stroke-width:4;stroke-opacity:1" + (f";stroke-dasharray:{dash}" if dash else "")
 
 
-def _labels(series: Sequence[SessionPoint]) -> list[str]:
-    return [p.date.strftime("%d/%m") for p in series]
+def _labels(series: Sequence[SessionPoint], most: int = 6) -> list[str]:
+    """The sessions' dates, only ``most`` of them shown (the first, the last
+    and evenly between), the others blank. Blank rather than pygal's "major
+    labels": pygal picks those by their text, so two sessions on the same day
+    both showed and their labels overlapped."""
+    n = len(series)
+    shown = {round(i * (n - 1) / (most - 1)) for i in range(most)} if n > most else set(range(n))
+    return [p.date.strftime("%d/%m") if i in shown else "" for i, p in enumerate(series)]
 
 
 def _session_line_chart(
@@ -242,12 +248,16 @@ def _session_line_chart(
     series_index: int,
     description: str,
     y_range: tuple[float, float] | None = None,
+    y_labels: Sequence[float] | None = None,
+    x_labels_most: int = 6,
 ) -> Chart:
     chart = pygal.Line(
         **_config(
             title=title,
             allow_interruptions=True,
             range=y_range,
+            show_minor_x_labels=True,
+            x_labels_major_count=None,
             y_title=unit.strip() or None,
             value_formatter=lambda v: _fmt(v, unit),
             style=_style(18, first_colour=series_index),
@@ -256,7 +266,9 @@ def _session_line_chart(
             legend_at_bottom_columns=1,
         )
     )
-    chart.x_labels = _labels(series)
+    chart.x_labels = _labels(series, x_labels_most)
+    if y_labels is not None:
+        chart.y_labels = list(y_labels)
     # The data series is pygal's series 0; ``series_index`` picks its colour and
     # dash so each measure keeps one look across the pupil's charts.
     chart.add(value_title, values, dots_size=7)
@@ -289,8 +301,11 @@ def _trend_words(values: list[float | None], unit: str) -> str:
     }
 
 
-def accuracy_chart(*, series: Sequence[SessionPoint]) -> Chart:
-    """Accuracy per session, with the 70 % "à surveiller" line."""
+def accuracy_chart(*, series: Sequence[SessionPoint], phone: bool = False) -> Chart:
+    """Accuracy per session, with the 70 % "à surveiller" line. Every session
+    given is drawn (the parent page gives them all, so the chart and the
+    summary above it count the same sessions); ``phone`` keeps 4 date labels
+    so they never overlap on a 390 px screen."""
     values = [p.accuracy for p in series]
     title = _("Bonnes réponses par séance")
     return _session_line_chart(
@@ -306,6 +321,8 @@ def accuracy_chart(*, series: Sequence[SessionPoint]) -> Chart:
         description=_("Ligne pleine avec des ronds : pourcentage de bonnes réponses. ")
         + _trend_words(values, " %"),
         y_range=(0, 100),
+        y_labels=(0, 25, 50, 75, 100),
+        x_labels_most=4 if phone else 6,
     )
 
 
@@ -387,6 +404,10 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
     hatched, the others solid, and each bar prints its value, so colour is not
     needed to read it."""
     title = _("Réussite sans et avec retenue")
+    # A → Z from the top, whatever the table's sort: pygal draws the first
+    # bar at the bottom, so it is given Z → A.
+    rows = sorted(rows, key=lambda r: (r.name.casefold(), r.name))
+    drawn = rows[::-1]
     hatch_id = f"hatch-{uuid.uuid4().hex[:8]}"
     height = max(320, 110 + 58 * len(rows))
     chart = pygal.HorizontalBar(
@@ -405,10 +426,10 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
             y_labels=[0, 25, 50, 75, 100],
         )
     )
-    chart.x_labels = [row.name for row in rows]
-    chart.add(_("Sans retenue (plein)"), [row.summary.accuracy_non_crossing for row in rows])
+    chart.x_labels = [row.name for row in drawn]
+    chart.add(_("Sans retenue (plein)"), [row.summary.accuracy_non_crossing for row in drawn])
     chart.add(
-        _("Retenue en ajoutant (hachuré)"), [row.summary.accuracy_add_crossing for row in rows]
+        _("Retenue en ajoutant (hachuré)"), [row.summary.accuracy_add_crossing for row in drawn]
     )
     weakest = sorted(
         (r for r in rows if r.summary.accuracy_add_crossing is not None),

@@ -135,7 +135,12 @@ class LobbyConsumer(_LivePage):
         login = access.logged_pupil(session) if session is not None else None
         return services.lobby_group(login.class_session.pk) if login else None
 
-    tables_started = groups_changed = session_ended = _LivePage.redraw
+    tables_started = groups_changed = _LivePage.redraw
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        # Said here, not by a redirect: the tablet is being signed out, so no
+        # later request could still tell which lesson it was in.
+        await self.send(text_data=render_to_string("classroom/join/_lobby_ended.html"))
 
     def _render(self) -> str:
         session = self.scope.get("session")

@@ -68,11 +68,18 @@ class EmailAuthenticationForm(AuthenticationForm):
 class ClassForm(forms.ModelForm):
     class Meta:
         model = SchoolClass
-        fields = ["name", "level", "language"]
+        fields = ["name", "level", "language", "practice_allowed"]
         labels = {
             "name": _("Nom de la classe"),
             "level": _("Niveau"),
             "language": _("Langue des tablettes et des lettres aux parents"),
+            "practice_allowed": _("Entraînement libre"),
+        }
+        help_texts = {
+            "practice_allowed": _(
+                "Quand aucune séance n'est ouverte, les élèves peuvent jouer seuls contre "
+                "des robots avec le lien ou le QR code de la classe."
+            )
         }
         widgets = {"level": forms.RadioSelect, "language": forms.RadioSelect}
 

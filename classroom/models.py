@@ -272,9 +272,32 @@ class LearningRecord(models.Model):
         return f"{self.pupil_id}: {self.total_before} → {self.total_after} ({self.announced})"
 
 
+# Parents type the printed link: no 0/O/o, 1/l/I/i to mistake for each other,
+# lower case only. 31 symbols, 40 of them: 198 bits (at least 192 asked).
+PARENT_TOKEN_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+PARENT_TOKEN_LENGTH = 40
+PARENT_TOKEN_GROUP = 5
+
+
 def new_parent_token() -> str:
-    """At least 128 bits; only its SHA-256 is stored."""
-    return secrets.token_urlsafe(24)
+    """A parent link's secret, in groups of five (``k7m2q-…``) so a parent
+    typing it keeps their place; only the SHA-256 of its canonical form (see
+    :func:`parent_token_canonical`) is stored."""
+    symbols = "".join(secrets.choice(PARENT_TOKEN_ALPHABET) for _ in range(PARENT_TOKEN_LENGTH))
+    return "-".join(
+        symbols[i : i + PARENT_TOKEN_GROUP]
+        for i in range(0, PARENT_TOKEN_LENGTH, PARENT_TOKEN_GROUP)
+    )
+
+
+def parent_token_canonical(token: str) -> str:
+    """What is hashed: a token typed in capitals, without its dashes or with
+    stray spaces is the same token. Older tokens (URL-safe base64, mixed
+    case) are kept exactly as they were issued."""
+    squeezed = "".join(token.split()).replace("-", "").lower()
+    if squeezed and set(squeezed) <= set(PARENT_TOKEN_ALPHABET):
+        return squeezed
+    return token
 
 
 class ParentLink(models.Model):

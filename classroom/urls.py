@@ -143,6 +143,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("parent/", parents.parent_page, name="parent_page"),
     path("me/", parents.pupil_page, name="pupil_page"),
     # ---------------------------------------------------------------- solo practice, "Rejouer"
+    path("practice/", practice.practice_entry, name="practice_entry"),
     path("practice/setup/", practice.practice_setup, name="practice_setup"),
     path("practice/<str:link_token>/", practice.practice_names, name="practice_names"),
     path(

@@ -193,6 +193,10 @@ BOT_DELAY_RANGE = (
     env.float("BOT_DELAY_MIN", default=1.0),
     env.float("BOT_DELAY_MAX", default=2.5),
 )
+# When a session ends, its report summaries are built after commit on a
+# background thread (the teacher's click returns at once); False builds them
+# on commit in the same thread (the tests, to stay deterministic).
+REPORT_SUMMARIES_IN_BACKGROUND = env.bool("REPORT_SUMMARIES_IN_BACKGROUND", default=True)
 # Largest websocket message a table accepts; anything bigger is refused politely.
 WS_MAX_MESSAGE_BYTES = 16 * 1024
 # Who sits where at a table: cardgames asks this function (see cardgames/access.py).

@@ -143,10 +143,31 @@ def card_label(card: Mapping[str, Any] | None) -> str:
     return str(EFFECT_LABELS.get(str(card.get("effect")), _("Carte spéciale")))
 
 
+# A card's name line holds about 10 bold characters inside its frame (80 of
+# the card's 100 viewBox units at 12.5 px): longer names wrap at their spaces.
+LABEL_LINE_CHARS = 10
+
+
+def label_lines(label: str) -> list[str]:
+    """A special card's name in at most two lines, cut at spaces ("Chat qui" /
+    "dort"), so it is never clipped by the card's edge. A single long word
+    stays whole; the template squeezes it into the frame."""
+    lines: list[str] = []
+    for word in label.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= LABEL_LINE_CHARS:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return lines or [label]
+
+
 def decorate(card: Mapping[str, Any]) -> dict[str, Any]:
     """A card dict plus what the template needs to draw it (text, icon, aria)."""
     out = dict(card)
     out["label"] = card_label(card)
+    out["label_lines"] = label_lines(out["label"])
     out["icon"] = EFFECT_ICONS.get(str(card.get("effect")), "")
     kind = card.get("kind")
     if kind == "add":

@@ -8,14 +8,18 @@ view in ``classroom.views.reports`` and one template."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 
-from django.utils import timezone
+from django.core.cache import cache
+from django.db.models import Count, Max, Q
+from django.utils import timezone, translation
 
 from cardgames.models import Table
+from classroom.charts import Chart, ClassRow, class_accuracy_chart
 from classroom.insights import (
     CarryGrid,
     ErrorBreakdown,
@@ -46,8 +50,20 @@ from classroom.insights import (
     weaknesses,
 )
 from classroom.insights.numbers import merged
-from classroom.models import ClassSession, LearningRecord, ParentLink, Pupil, SchoolClass
-from classroom.selectors.records import pupil_cached, pupil_records_version, records_as_plays
+from classroom.models import (
+    ClassSession,
+    LearningRecord,
+    ParentLink,
+    Pupil,
+    PupilSessionSummary,
+    SchoolClass,
+)
+from classroom.selectors.records import (
+    REPORT_CACHE_SECONDS,
+    pupil_cached,
+    pupil_records_version,
+    records_as_plays,
+)
 from classroom.selectors.summaries import class_summaries
 
 PREVIOUS_SESSIONS_FOR_TREND = 5
@@ -114,6 +130,9 @@ class ClassReport:
     session: ClassSession | None
     sort: str
     descending: bool
+    # Set by ``class_report_cached``: what the report was read at, so the
+    # chart drawn from it is cached under the same key.
+    cache_key: str = ""
 
 
 def _in_period(
@@ -139,13 +158,19 @@ def class_report(
     session_id: int | None = None,
     sort: str = "name",
     descending: bool = False,
+    pupils: list[Pupil] | None = None,
 ) -> ClassReport:
     """The class report's rows, one per pupil, over a date range or a session.
 
     The trend compares the period with the pupil's up to five sessions before
-    it; the flags look at the pupil's sessions up to the end of the period."""
+    it. With no period chosen (the whole history, nothing comes before it) it
+    compares the pupil's last five sessions with the five before them, so the
+    column says something on the report's first view. The flags look at the
+    pupil's sessions up to the end of the period."""
+    whole = date_from is None and date_to is None and session_id is None
     tz = timezone.get_current_timezone()
-    pupils = list(school_class.pupils.all())
+    if pupils is None:
+        pupils = list(school_class.pupils.all())
     sessions = list(
         school_class.sessions.filter(practice=False).order_by("-started_at", "-id")[:200]
     )
@@ -176,11 +201,19 @@ def class_report(
         times = merged([s.compute_ms for s in chosen if s.compute_ms])
         pupil_times.append(times)
         summary = pooled_summary(chosen, [times])
+        if whole or (session_id is None and not before):
+            recent = chosen[-PREVIOUS_SESSIONS_FOR_TREND:]
+            current = pooled_summary(
+                recent, [merged([s.compute_ms for s in recent if s.compute_ms])]
+            )
+            earlier = [p for p in points if recent and p.started_at < recent[0].first_at]
+        else:
+            current, earlier = summary, before
         rows.append(
             ClassReportRow(
                 pupil=pupil,
                 summary=summary,
-                trend=trend(current=summary, previous=before[-PREVIOUS_SESSIONS_FOR_TREND:]),
+                trend=trend(current=current, previous=earlier[-PREVIOUS_SESSIONS_FOR_TREND:]),
                 flags=watch_flags(summary=summary, series=upto) if chosen else [],
                 series=points,
             )
@@ -202,6 +235,111 @@ def class_report(
         sort=sort,
         descending=descending,
     )
+
+
+def class_reports_version(*, school_class: SchoolClass, pupils: list[Pupil]) -> str:
+    """What changes whenever the class report may change: the class's
+    sessions (one starts, one ends), its stored summaries (a session summarised,
+    or dropped by a late record) and the records of the sessions not summarised
+    yet (a lesson being played). Three small indexed queries, whatever the size
+    of the history; ``pupils`` (read anyway) add their names."""
+    sessions = ClassSession.objects.filter(school_class=school_class).aggregate(
+        n=Count("id"), last=Max("id"), ended=Max("ended_at")
+    )
+    stored = PupilSessionSummary.objects.filter(
+        class_session__school_class=school_class
+    ).aggregate(n=Count("id"), last=Max("id"))
+    unsummarised = ClassSession.objects.filter(school_class=school_class).filter(
+        Q(ended_at__isnull=True) | Q(summaries__isnull=True)
+    )
+    live = LearningRecord.objects.filter(
+        class_session_id__in=unsummarised.values("pk")
+    ).aggregate(n=Count("id"), last=Max("id"))
+    names = zlib.crc32(repr([(p.pk, p.display_name) for p in pupils]).encode())
+    ended = sessions["ended"].timestamp() if sessions["ended"] else 0
+    return (
+        f"{sessions['n']}.{sessions['last']}.{ended:.0f}-{stored['n']}.{stored['last']}"
+        f"-{live['n']}.{live['last']}-{names:x}"
+    )
+
+
+def _class_cached(key: str, build: Callable[[], Any]) -> Any:
+    value = cache.get(key)
+    if value is None:
+        value = build()
+        cache.set(key, value, REPORT_CACHE_SECONDS)
+    return value
+
+
+def class_report_cached(
+    *,
+    school_class: SchoolClass,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    session_id: int | None = None,
+    sort: str = "name",
+    descending: bool = False,
+) -> ClassReport:
+    """``class_report``, computed once per state of the class's data (see
+    :func:`class_reports_version`), period, sort, language and time zone. The
+    default view is drawn in the background when a session ends
+    (``services.reports``), so the first view after a lesson is a cache read."""
+    pupils = list(school_class.pupils.all())
+    version = class_reports_version(school_class=school_class, pupils=pupils)
+    key = ":".join(
+        (
+            "reports",
+            "class",
+            str(school_class.pk),
+            version,
+            str(date_from or ""),
+            str(date_to or ""),
+            str(session_id or ""),
+            sort,
+            "desc" if descending else "asc",
+            translation.get_language() or "",
+            timezone.get_current_timezone_name(),
+        )
+    )
+
+    def build() -> ClassReport:
+        report = class_report(
+            school_class=school_class,
+            date_from=date_from,
+            date_to=date_to,
+            session_id=session_id,
+            sort=sort,
+            descending=descending,
+            pupils=pupils,
+        )
+        report.cache_key = key
+        # The page never reads a row's whole series (it has the trend and the
+        # flags): not caching it keeps a cache read to a few milliseconds.
+        for row in report.rows:
+            row.series = []
+        return report
+
+    report: ClassReport = _class_cached(key, build)
+    return report
+
+
+def class_report_chart(*, report: ClassReport) -> Chart:
+    """The class chart of ``report`` (pygal takes a good part of the page's
+    time with 30 pupils): drawn once per cached report."""
+
+    def build() -> Chart:
+        return class_accuracy_chart(
+            rows=[
+                ClassRow(name=r.pupil.display_name, summary=r.summary)
+                for r in report.rows
+                if r.summary.announcements
+            ]
+        )
+
+    if not report.cache_key:
+        return build()
+    chart: Chart = _class_cached(f"{report.cache_key}:chart", build)
+    return chart
 
 
 @dataclass

@@ -82,6 +82,12 @@ def _aggregate_summaries(
     return out
 
 
+def summaries_aggregate(session_ids: list[int]) -> list[PupilSessionSummary]:
+    """The (unsaved) per-pupil summaries of these sessions, for
+    ``services.reports`` to store when a session ends."""
+    return _aggregate_summaries(session_ids)
+
+
 def _row(s: PupilSessionSummary) -> SessionCounts:
     return SessionCounts.from_columns([getattr(s, f) for f in SessionCounts.COLUMNS])
 

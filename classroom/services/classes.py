@@ -7,20 +7,36 @@ from typing import Any
 from classroom.models import SchoolClass
 
 
-def class_create(*, teacher: Any, name: str, level: str, language: str = "") -> SchoolClass:
+def class_create(
+    *, teacher: Any, name: str, level: str, practice_allowed: bool = True, language: str = ""
+) -> SchoolClass:
     return SchoolClass.objects.create(
-        teacher=teacher, name=name.strip(), level=level, language=language
+        teacher=teacher,
+        name=name.strip(),
+        level=level,
+        practice_allowed=practice_allowed,
+        language=language,
     )
 
 
 def class_update(
-    *, school_class: SchoolClass, name: str, level: str, language: str | None = None
+    *,
+    school_class: SchoolClass,
+    name: str,
+    level: str,
+    practice_allowed: bool | None = None,
+    language: str | None = None,
 ) -> SchoolClass:
-    """``language``: the class's tablets and parent letters (``None``: unchanged).
-    A tablet already signed in picks it up on its next page or socket."""
+    """Rename the class, change its level and (when given) whether its pupils
+    may practise alone with the class link while no session is open, and the
+    language of its tablets and parent letters (a tablet already signed in
+    picks it up when it next joins)."""
     school_class.name = name.strip()
     school_class.level = level
     fields = ["name", "level"]
+    if practice_allowed is not None:
+        school_class.practice_allowed = practice_allowed
+        fields.append("practice_allowed")
     if language is not None:
         school_class.language = language
         fields.append("language")

@@ -1,5 +1,5 @@
-"""Parent links: a private link per parent (a 192-bit token, of which only
-the SHA-256 is stored), revocable at once."""
+"""Parent links: a private link per parent (a 198-bit token written without
+look-alike characters, of which only the SHA-256 is stored), revocable at once."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from classroom.models import ParentLink, Pupil, new_parent_token
+from classroom.models import ParentLink, Pupil, new_parent_token, parent_token_canonical
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    """The stored hash: of the token's canonical form, so a parent typing it
+    in capitals or without its dashes reaches the same link."""
+    return hashlib.sha256(parent_token_canonical(token).encode()).hexdigest()
 
 
 def parent_link_create(

@@ -13,6 +13,7 @@ from django.utils import timezone
 from cardgames import engines
 from classroom.models import ClassSession, SchoolClass
 from classroom.services.events import lobby_group, notify_on_commit
+from classroom.services.reports import session_summaries_schedule
 
 JOIN_CODE_ATTEMPTS = 20
 
@@ -62,6 +63,9 @@ def session_end(*, class_session: ClassSession) -> ClassSession:
         locked.join_code = None
         locked.save(update_fields=["ended_at", "join_code"])
         notify_on_commit(lobby_group(locked.pk), {"type": "session.ended"})
+        # The report's summaries are built now, not on the teacher's next
+        # report (after commit, in the background).
+        session_summaries_schedule(class_session_id=locked.pk)
     return locked
 
 

@@ -14,6 +14,7 @@ from django_htmx.middleware import HtmxDetails
 
 from cardgames.i18n import SESSION_LANGUAGE_KEY, request_language_set
 from classroom import services
+from classroom.models import SchoolClass
 from classroom.pictures import avatar_url
 
 
@@ -68,3 +69,23 @@ def name_buttons(pupils: Any) -> list[dict[str, Any]]:
         {"pupil": p, "avatar_url": avatar_url(p.avatar), "locked": services.pupil_is_locked(p)}
         for p in pupils
     ]
+
+
+# The class a tablet last practised or played a lesson with, so the entry page
+# (linked from the home and join pages) can offer it back: signed, HTTP-only,
+# and only as secret as the class's printed QR code it comes from.
+PRACTICE_CLASS_COOKIE = "practice_class"
+PRACTICE_CLASS_SALT = "classroom.practice-class"
+PRACTICE_CLASS_MAX_AGE = 365 * 24 * 3600
+
+
+def remember_practice_class(response: HttpResponse, school_class: SchoolClass) -> None:
+    response.set_signed_cookie(
+        PRACTICE_CLASS_COOKIE,
+        school_class.link_token,
+        salt=PRACTICE_CLASS_SALT,
+        max_age=PRACTICE_CLASS_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        path="/practice/",
+    )

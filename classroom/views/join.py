@@ -30,6 +30,7 @@ from classroom.pictures import CODE_LENGTH, all_pictures, avatar_url, picture
 from classroom.views.common import (
     hx_redirect,
     name_buttons,
+    remember_practice_class,
     table_url,
     tablet_language_set,
 )
@@ -234,7 +235,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     table = selectors.pupil_table(class_session=login.class_session, pupil=login.pupil)
     if table is not None:
         return redirect(table_url(table.pk))
-    return render(
+    response = render(
         request,
         "classroom/join/lobby.html",
         {
@@ -246,6 +247,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
             ),
         },
     )
+    # The tablet remembers its class, for solo practice after the lesson.
+    remember_practice_class(response, login.class_session.school_class)
+    return response
 
 
 def lobby_where(request: HttpRequest) -> HttpResponse:

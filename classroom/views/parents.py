@@ -166,8 +166,10 @@ def parent_page(request: HttpRequest) -> HttpResponse:
     chart = selectors.pupil_cached(
         pupil=link.pupil,
         version=report.version,
-        name="parent-chart",
-        build=lambda: charts.accuracy_chart(series=report.series[-20:]),
+        name="parent-chart-all",
+        # Every session the summary counts, not the last 20: a cropped
+        # chart made a steady child look in decline.
+        build=lambda: charts.accuracy_chart(series=report.series, phone=True),
     )
     response = render(
         request,

@@ -25,12 +25,16 @@ from classroom.insights import PupilFocus
 from classroom.keys import session_id_from_key
 from classroom.models import (
     Pupil,
+    SchoolClass,
 )
 from classroom.pictures import avatar_url
 from classroom.services.practice import MAX_BOTS, MIN_BOTS, practice_start
 from classroom.views.common import (
+    PRACTICE_CLASS_COOKIE,
+    PRACTICE_CLASS_SALT,
     hx_redirect,
     name_buttons,
+    remember_practice_class,
     tablet_language_set,
 )
 from classroom.views.join import picture_pad
@@ -49,15 +53,29 @@ def _practising_pupil(request: HttpRequest) -> Pupil | None:
     )
 
 
+def practice_entry(request: HttpRequest) -> HttpResponse:
+    """``/practice/``, linked from the home and join pages: always a page that
+    helps. A tablet that already played with a class gets a button to that
+    class's practice (or is told the teacher switched it off); any other is
+    told how to get in (the QR code of their login card)."""
+    token = request.get_signed_cookie(
+        PRACTICE_CLASS_COOKIE, default=None, salt=PRACTICE_CLASS_SALT
+    )
+    school_class = SchoolClass.objects.filter(link_token=token).first() if token else None
+    return render(request, "classroom/practice/entry.html", {"school_class": school_class})
+
+
 def practice_names(request: HttpRequest, link_token: str) -> HttpResponse:
     school_class = access.access_practice_class(link_token)
     tablet_language_set(request, school_class)
     pupils = name_buttons(school_class.pupils.all())
-    return render(
+    response = render(
         request,
         "classroom/practice/names.html",
         {"school_class": school_class, "pupils": pupils, "link_token": link_token},
     )
+    remember_practice_class(response, school_class)
+    return response
 
 
 def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> HttpResponse:

@@ -14,16 +14,19 @@ from datetime import date
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import (
     HttpRequest,
     HttpResponse,
     StreamingHttpResponse,
 )
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -31,12 +34,12 @@ from django.views.decorators.http import require_POST
 from cardgames.parsing import whole_number
 from cardgames.ui.chasse import focus_line
 from classroom import access, charts, selectors, services
-from classroom.charts import ClassRow
 from classroom.forms import ReportFilterForm
 from classroom.insights import CarryGrid
 from classroom.models import (
     LearningRecord,
 )
+from classroom.selectors.records import REPORT_CACHE_SECONDS
 
 # The columns of the class report: (sort key, label, what the header says to a screen reader).
 COLUMNS: tuple[tuple[str, Any], ...] = (
@@ -76,7 +79,7 @@ def _class_report(request: HttpRequest, class_id: int) -> selectors.ClassReport:
     school_class = access.access_class(request.user, class_id)
     start, end, session_id = _period(request)
     sort = request.GET.get("sort", "name")
-    return selectors.class_report(
+    return selectors.class_report_cached(
         school_class=school_class,
         date_from=start,
         date_to=end,
@@ -99,53 +102,72 @@ def _query(report: selectors.ClassReport, **extra: Any) -> str:
     return urlencode(params)
 
 
+def class_report_body(report: selectors.ClassReport) -> str:
+    """The report's page minus the page around it (menu, messages, CSRF): it
+    depends on the report only, so it is rendered once per cached report, and
+    the end of a session renders the default view in the background."""
+
+    def build() -> str:
+        headers = []
+        for key, label in COLUMNS:
+            active = report.sort == key
+            # A first click sorts "worst first" where that is what a teacher
+            # looks for (lowest accuracy, slowest, most tens), names A → Z.
+            first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
+            desc = (not report.descending) if active else first_desc
+            headers.append(
+                {
+                    "key": key,
+                    "label": label,
+                    "active": active,
+                    "aria_sort": ("descending" if report.descending else "ascending")
+                    if active
+                    else "none",
+                    "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
+                }
+            )
+        form = ReportFilterForm(
+            initial={
+                "date_from": report.date_from,
+                "date_to": report.date_to,
+                "session": report.session.pk if report.session else None,
+            },
+            sessions=report.sessions,
+        )
+        return render_to_string(
+            "classroom/reports/_class_report_body.html",
+            {
+                "report": report,
+                "school_class": report.school_class,
+                "headers": headers,
+                "chart": selectors.class_report_chart(report=report),
+                "form": form,
+                "watched": [r for r in report.rows if r.flags],
+                "query": _query(
+                    report, sort=report.sort, dir="desc" if report.descending else None
+                ),
+            },
+        )
+
+    if not report.cache_key:
+        return build()
+    key = f"{report.cache_key}:body"
+    body = cache.get(key)
+    if body is None:
+        body = build()
+        cache.set(key, body, REPORT_CACHE_SECONDS)
+    return str(body)
+
+
 def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
     report = _class_report(request, class_id)
-    headers = []
-    for key, label in COLUMNS:
-        active = report.sort == key
-        # A first click sorts "worst first" where that is what a teacher looks
-        # for (lowest accuracy, slowest, most tens), names A → Z.
-        first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
-        desc = (not report.descending) if active else first_desc
-        headers.append(
-            {
-                "key": key,
-                "label": label,
-                "active": active,
-                "aria_sort": ("descending" if report.descending else "ascending")
-                if active
-                else "none",
-                "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
-            }
-        )
-    chart = charts.class_accuracy_chart(
-        rows=[
-            ClassRow(name=r.pupil.display_name, summary=r.summary)
-            for r in report.rows
-            if r.summary.announcements
-        ]
-    )
-    form = ReportFilterForm(
-        initial={
-            "date_from": report.date_from,
-            "date_to": report.date_to,
-            "session": report.session.pk if report.session else None,
-        },
-        sessions=report.sessions,
-    )
-    watched = [r for r in report.rows if r.flags]
     return render(
         request,
         "classroom/reports/class_report.html",
         {
             "report": report,
             "school_class": report.school_class,
-            "headers": headers,
-            "chart": chart,
-            "form": form,
-            "watched": watched,
-            "query": _query(report, sort=report.sort, dir="desc" if report.descending else None),
+            "body": mark_safe(class_report_body(report)),
         },
     )
 
@@ -221,9 +243,6 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
     return _csv_response(f"rapport-{_slug(report.school_class.name)}.csv", rows())
 
 
-# The progress charts show the last sessions: a point per session stays readable
-# (and pygal stays fast); the data table of each chart says the same.
-CHART_SESSIONS = 30
 RECORD_COLUMNS = (
     ("created_at", gettext_lazy("Date")),
     ("pupil__display_name", gettext_lazy("Élève")),
@@ -307,11 +326,19 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "pupil": pupil,
             "school_class": pupil.school_class,
             # pygal takes ~0.1 s for the three charts: drawn once per records version.
+            # Every session the header counts (a chart of the last 30 made
+            # "31 séances" above 30 points). pygal, and the charts' data tables
+            # of a long history, are drawn once per records version.
             "charts": selectors.pupil_cached(
                 pupil=pupil,
                 version=report.version,
-                name="pupil-charts",
-                build=lambda: charts.pupil_charts(series=report.figures.series[-CHART_SESSIONS:]),
+                name="pupil-charts-html",
+                build=lambda: [
+                    mark_safe(
+                        render_to_string("classroom/reports/_chart.html", {"chart": chart})
+                    )
+                    for chart in charts.pupil_charts(series=report.figures.series)
+                ],
             ),
             "carry_add": _grid_rows(report.figures.carry_add),
             "carry_sub": _grid_rows(report.figures.carry_sub),

@@ -13,9 +13,12 @@ from django.http import (
     HttpResponse,
 )
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgames import rendering
+from cardgames.models import Table
 from cardgames.names import with_names
 from cardgames.ui import bot_level_choices
 from classroom import access, selectors, services
@@ -25,7 +28,10 @@ from classroom.models import (
     ClassSession,
 )
 from classroom.pictures import avatar_url
+from classroom.selectors.monitor import session_tables
+from classroom.services.monitor import session_end_everything
 from classroom.views.common import (
+    HtmxHttpRequest,
     join_url,
     monitor_url,
     qr_svg,
@@ -128,33 +134,89 @@ def session_options(request: HttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-@require_POST
 def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Two steps, so one stray tap never ends a lesson: GET asks (saying how
+    many tables and tablets it stops), POST ends everything the way the
+    monitor does: the tables end and every tablet is told the lesson is over.
+    A confirmation page rather than a script: it works under a strict CSP."""
     class_session = access.access_session(request.user, session_id)
-    services.session_end(class_session=class_session)
-    messages.success(request, _("Séance terminée : le code ne fonctionne plus."))
-    return redirect("classroom:class_detail", class_id=class_session.school_class_id)
-
-
-def session_projector(request: HttpRequest, session_id: int) -> HttpResponse:
-    class_session = access.access_open_session(request.user, session_id)
-    url = join_url(request)
+    if request.method == "POST":
+        if class_session.is_open:
+            session_end_everything(class_session=class_session)
+        messages.success(request, _("Séance terminée : le code ne fonctionne plus."))
+        return redirect("classroom:class_detail", class_id=class_session.school_class_id)
+    if not class_session.is_open:
+        return redirect("classroom:session_detail", session_id=class_session.pk)
     return render(
         request,
-        "classroom/teacher/projector.html",
+        "classroom/teacher/session_end_confirm.html",
         {
             "class_session": class_session,
-            "join_url": url,
-            "qr": qr_svg(f"{url}?code={class_session.join_code}", scale=8),
-            "pupils": [
+            "school_class": class_session.school_class,
+            "tables": sum(
+                t.status != Table.Status.FINISHED for t in session_tables(class_session)
+            ),
+            "tablets": len(selectors.session_tablets(class_session=class_session)),
+        },
+    )
+
+
+def _mosaic(class_session: ClassSession) -> list[dict[str, Any]]:
+    """The started tables' public views (what any pupil may see: no hand, no
+    teacher button), for the session projector once the lesson is under way."""
+    mosaic = []
+    for table in session_tables(class_session):
+        if table.status == Table.Status.WAITING:
+            continue
+        snap = rendering.snapshot(table.pk)
+        if snap is None or snap.state is None:
+            continue
+        context = rendering.seat_context(snap, None)
+        context.update(oob=False, notice="")
+        mosaic.append(
+            {
+                "table": table,
+                "html": render_to_string(context["game_template"], context),
+                "paused": table.status == Table.Status.PAUSED,
+                "finished": table.status == Table.Status.FINISHED,
+            }
+        )
+    return mosaic
+
+
+def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """The class's big screen: the join code while pupils arrive, then, once
+    tables start, a mosaic of their public views (the code stays in a corner
+    for late pupils). The page asks again every few seconds (``hx-trigger``,
+    no script); while nothing started the answer is an empty 204, so the
+    live list of joined pupils keeps its socket."""
+    class_session = access.access_open_session(request.user, session_id)
+    mosaic = _mosaic(class_session)
+    if request.htmx and not mosaic:
+        return HttpResponse(status=204)
+    url = join_url(request)
+    context: dict[str, Any] = {
+        "class_session": class_session,
+        "join_url": url,
+        "mosaic": mosaic,
+        "code_groups": [class_session.join_code[:3], class_session.join_code[3:]]
+        if class_session.join_code
+        else [],
+    }
+    if not mosaic:
+        context.update(
+            qr=qr_svg(f"{url}?code={class_session.join_code}", scale=8),
+            pupils=[
                 {"pupil": p, "avatar_url": avatar_url(p.avatar)}
                 for p in selectors.joined_pupils(class_session=class_session)
             ],
-            "code_groups": [class_session.join_code[:3], class_session.join_code[3:]]
-            if class_session.join_code
-            else [],
-        },
+        )
+    template = (
+        "classroom/teacher/_projector_stage.html"
+        if request.htmx
+        else "classroom/teacher/projector.html"
     )
+    return render(request, template, context)
 
 
 @require_POST

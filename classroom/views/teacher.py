@@ -66,6 +66,7 @@ def class_new(request: HttpRequest) -> HttpResponse:
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
             language=form.cleaned_data["language"],
+            practice_allowed=form.cleaned_data["practice_allowed"],
         )
         messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
@@ -107,8 +108,9 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
             language=form.cleaned_data["language"],
+            practice_allowed=form.cleaned_data["practice_allowed"],
         )
-        messages.success(request, _("Classe renommée."))
+        messages.success(request, _("Classe enregistrée."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
     return render(
         request, "classroom/teacher/class_form.html", {"form": form, "school_class": school_class}

@@ -105,7 +105,7 @@ async def test_a_stranger_cannot_open_a_lobby() -> None:
     assert not connected
 
 
-async def test_ending_the_session_sends_the_lobby_back_to_the_keypad() -> None:
+async def test_ending_the_session_tells_the_lobby_the_lesson_is_over() -> None:
     class_session, _teacher, pupils = await database_sync_to_async(_setup)()
     tablet = await database_sync_to_async(_join)(pupils[0])
     lobby = _communicator("/ws/lobby/", tablet)
@@ -113,7 +113,9 @@ async def test_ending_the_session_sends_the_lobby_back_to_the_keypad() -> None:
     await lobby.receive_from(timeout=5)
     await database_sync_to_async(services.session_end)(class_session=class_session)
     html = await lobby.receive_from(timeout=5)
-    assert 'hx-get="/lobby/where/"' in html
+    # The tablet says so, rather than jumping back to the code keypad.
+    assert "La séance est terminée." in html and 'id="lobby"' in html
+    assert "/lobby/where/" not in html
     where = await database_sync_to_async(tablet.get)("/lobby/where/")
     assert where["HX-Redirect"] == "/join"
     assert (

@@ -229,3 +229,54 @@ async def test_ending_the_session_closes_pupil_sockets_and_logs_them_out() -> No
     again = Tablet(table.pk, ctx["pupil_keys"][0])
     assert not await again.connect()
     await monitor.disconnect()
+
+
+def _robots_play_a_game(class_session: Any) -> Table:
+    """A table of two robots in the session, played to its end."""
+    table = services.table_create(
+        game="chasse",
+        seats=[services.bot_seat(level="easy", number=n) for n in (1, 2)],
+        options={"tokens": 1, "target": 30},
+        seed=5,
+        group_key=class_session.group_key,
+        number=2,
+    )
+    services.table_start(table=table)
+    for _ in range(50):
+        services.bot_turns(table_id=table.pk)
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            return table
+    raise AssertionError("the robots never finished")
+
+
+async def test_a_projector_socket_never_brings_the_teachers_rejouer_button() -> None:
+    """The same teacher, two sockets on a finished table: their own screen
+    offers "Rejouer", the projector's (``?view=projector``, the URL the
+    projector page connects to) never does, on connect or on an update."""
+    from config.asgi import application
+
+    ctx = await database_sync_to_async(_setup)()
+    table = await database_sync_to_async(_robots_play_a_game)(ctx["session"])
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
+        (b"cookie", f"sessionid={ctx['teacher_cookie']}".encode()),
+    ]
+    page = await database_sync_to_async(Client().get)(f"/table/{table.pk}/projector/")
+    assert page.status_code == 404  # a stranger (no teacher session) sees nothing
+    own = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)
+    shown = WebsocketCommunicator(
+        application, f"/ws/table/{table.pk}/?view=projector", headers=headers
+    )
+    assert (await own.connect())[0] and (await shown.connect())[0]
+    assert "Rejouer" in await own.receive_from(timeout=5)
+    assert "Rejouer" not in await shown.receive_from(timeout=5)
+    # A live update (a seat changes hands) re-renders both screens.
+    await database_sync_to_async(services.seat_assign)(
+        table=table, index=0, spec=services.bot_seat(level="hard", number=3)
+    )
+    assert "Rejouer" in await _receive_until(own, "table-main")
+    assert "Rejouer" not in await _receive_until(shown, "table-main")
+    await own.disconnect()
+    await shown.disconnect()

@@ -168,3 +168,53 @@ def test_pupil_own_page_shows_stars_streak_and_grid_of_that_child_only() -> None
 @pytest.mark.django_db
 def test_pupil_own_page_needs_a_signed_in_tablet() -> None:
     assert Client().get(reverse("classroom:pupil_page")).status_code == 404
+
+
+CONFUSABLE = set("0Oo1lIi")
+
+
+@pytest.mark.django_db
+def test_parent_links_are_printed_without_confusable_characters(
+    client: Client, settings: Any
+) -> None:
+    """Parents type the printed link: no l/I/1 or O/0 to mistake, groups of
+    five to keep their place, and still at least 192 bits of randomness.
+    Typed in capitals or without the dashes, it opens the same page."""
+    import math
+
+    from classroom.models import PARENT_TOKEN_ALPHABET, new_parent_token
+
+    assert not CONFUSABLE & set(PARENT_TOKEN_ALPHABET)
+    assert len(set(PARENT_TOKEN_ALPHABET)) == len(PARENT_TOKEN_ALPHABET)
+    tokens = [new_parent_token() for _ in range(200)]
+    for token in tokens:
+        assert not CONFUSABLE & set(token), token
+        symbols = token.replace("-", "")
+        assert set(symbols) <= set(PARENT_TOKEN_ALPHABET)
+        assert len(symbols) * math.log2(len(PARENT_TOKEN_ALPHABET)) >= 192
+        assert all(len(group) == 5 for group in token.split("-")), token
+    assert len(set(tokens)) == 200
+
+    child = PupilFactory(display_name="Lina")
+    teacher = child.school_class.teacher
+    client.force_login(teacher)
+    response = client.post(
+        reverse("classroom:parent_link_create", args=[child.pk]), {"expires_in_days": 30}
+    )
+    link = ParentLink.objects.get(pupil=child)
+    letter = client.get(reverse("classroom:parent_letter", args=[link.pk])).content.decode()
+    assert response.status_code in (200, 302)
+    printed = letter.split("/p/", 1)[1].split("<", 1)[0].strip()
+    assert not CONFUSABLE & set(printed), printed
+    for typed in (printed, printed.upper(), printed.replace("-", ""), f" {printed} "):
+        _client, status = _open(typed.strip() if typed.startswith(" ") else typed)
+        assert status == 302, typed
+    # Links printed before keep working, exactly as they were issued.
+    import hashlib
+
+    legacy = "Ab_1-lO0xYz9QwErTyUiOpAsDfGhJkLz"
+    ParentLink.objects.create(
+        pupil=child, token_hash=hashlib.sha256(legacy.encode()).hexdigest()
+    )
+    assert _open(legacy)[1] == 302
+    assert _open(legacy.lower())[1] == 404

@@ -277,3 +277,57 @@ def test_table_access_rules() -> None:
     services.session_end(class_session=class_session)
     assert access.table_access(user=None, session=pupil_session, table=table) is None
     assert access.table_access(user=owner, session={}, table=table) is not None
+
+
+def test_ending_from_the_session_page_asks_first_then_ends_the_tables(
+    client: Client, teacher: Any
+) -> None:
+    """One stray tap on "Terminer la séance" must not end a lesson: the GET is
+    a confirmation that changes nothing; the POST ends the tables too, so the
+    tablets are told (the same path as the monitor's button)."""
+    class_session = ClassSessionFactory(school_class=SchoolClassFactory(teacher=teacher))
+    _joined(class_session, 2)
+    services.groups_make(class_session=class_session, size=2)
+    services.tables_start(class_session=class_session)
+    url = f"/teacher/sessions/{class_session.pk}/end/"
+    assert f'href="{url}"' in client.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Oui, terminer la séance" in html and "1 table en cours" in html
+    class_session.refresh_from_db()
+    assert class_session.is_open
+    client.post(url)
+    class_session.refresh_from_db()
+    assert not class_session.is_open
+    assert set(
+        Table.objects.filter(group_key=class_session.group_key).values_list("status", flat=True)
+    ) == {Table.Status.FINISHED}
+    # Another teacher's session: the same 404 as a missing one.
+    other = ClassSessionFactory()
+    assert client.get(f"/teacher/sessions/{other.pk}/end/").status_code == 404
+    assert client.post(f"/teacher/sessions/{other.pk}/end/").status_code == 404
+
+
+def test_the_session_projector_turns_into_the_tables_once_they_start(
+    client: Client, teacher: Any
+) -> None:
+    """The projector asks every few seconds: an empty 204 while nobody plays
+    (the joined list keeps its socket), then the tables' public views, with
+    no hand and no teacher button."""
+    class_session = ClassSessionFactory(school_class=SchoolClassFactory(teacher=teacher))
+    url = f"/teacher/sessions/{class_session.pk}/projector/"
+    first = client.get(url).content.decode()
+    assert 'hx-trigger="every 3s"' in first and "projector-code" in first
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 204
+    _joined(class_session, 4)
+    services.groups_make(class_session=class_session, size=2)
+    services.tables_start(class_session=class_session)
+    polled = client.get(url, HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200
+    html = polled.content.decode()
+    assert html.count('class="mosaic-table') == 2 and "cg-total-value" in html
+    assert 'class="cg-hand"' not in html and "Rejouer" not in html and "ws-send" not in html
+    assert 'hx-trigger="every 3s"' in html  # it keeps following the tables
+    # Another teacher's session: the same 404 as a missing one.
+    assert client.get(f"/teacher/sessions/{ClassSessionFactory().pk}/projector/").status_code == 404
