@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run serve test lint typecheck pytest bench messages clean
+.PHONY: install run serve test lint typecheck pytest bench messages clean audit
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ typecheck: install
 
 pytest: install
 	$(PY) -m pytest
+
+# Known vulnerabilities in the dependencies (pip-audit); says so plainly and
+# succeeds when the vulnerability service cannot be reached.
+audit: install
+	$(PY) scripts/audit.py
 
 bench: install
 	$(PY) manage.py simulate chasse --games 1000 --players 4 --levels hard,easy,easy,easy --seed 1

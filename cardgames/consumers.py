@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from cardgames import rendering, runtime, services, ui
+from cardgames import rendering, revocation, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.engines.base import IllegalAction
 from cardgames.i18n import SocketLanguageMixin
@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 # Close code sent when the teacher ends the session (the page shows why).
 CLOSE_SESSION_ENDED = 4000
 CLOSE_SEAT_LOST = 4001
+CLOSE_SIGNED_OUT = 4002
 
 
 def _parse_int(value: Any) -> int:
@@ -64,6 +65,10 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     return await asyncio.shield(future)
 
 
+class AccessLost(Exception):
+    """The socket's browser session was signed out since it connected."""
+
+
 class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     """Every render runs in the socket's own language (``SocketLanguageMixin``)."""
 
@@ -74,6 +79,11 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     joined: bool = False
     rendered_version: int = -1
     game: str = ""
+    # The browser session this socket speaks for, and the generation of its
+    # access when it was last resolved (see ``cardgames.revocation``).
+    session_key: str | None = None
+    session_group: str | None = None
+    generation: int | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -82,10 +92,18 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         self.group = services.table_group(self.table_id)
         # Join first, read second: a change between the two is then never missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        session = self.scope.get("session")
+        self.session_key = getattr(session, "session_key", None) or None
+        if self.session_key:
+            # Signing this browser session out closes this socket at once.
+            self.session_group = revocation.session_group(self.session_key)
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
         opened = await database_sync_to_async(self._open)()
         if opened is None:
             # A missing table and a forbidden one look exactly the same.
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.session_group:
+                await self.channel_layer.group_discard(self.session_group, self.channel_name)
             await self.close()
             return
         self.joined = True
@@ -111,6 +129,8 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         return access
 
     def _open(self) -> tuple[str, Any] | None:
+        if self.session_key:
+            self.generation = revocation.session_generation_remember(self.session_key)
         access = self._resolve()
         if access is None:
             return None
@@ -129,6 +149,8 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
             return
         self.joined = False
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.session_group:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
         if self.access is not None and self.access.seat is not None:
             await database_sync_to_async(services.seat_presence)(
                 table_id=self.table_id, seat=self.access.seat, delta=-1
@@ -138,7 +160,13 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = self._decode(text_data, bytes_data)
-            html = await database_sync_to_async(self._handle)(data)
+            html = await database_sync_to_async(self._handle_checked)(data)
+        except AccessLost:
+            await self._push(
+                rendering.render_closed(_("Cette tablette a été déconnectée. Merci et à bientôt !"))
+            )
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
         except services.ActionRefused as refused:
             html = rendering.render_notice(self._say(refused))
         except Exception:
@@ -161,6 +189,36 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         if not isinstance(data, dict):
             raise services.ActionRefused("malformed")
         return data
+
+    def _handle_checked(self, data: dict[str, Any]) -> str:
+        """Re-check access, then handle the message. The check is one cache
+        read while the session's generation is unchanged; otherwise the access
+        is resolved again from the database (the session may be gone)."""
+        if not self._access_current():
+            raise AccessLost
+        return self._handle(data)
+
+    def _access_current(self) -> bool:
+        key = self.session_key
+        if not key:
+            return True  # no browser session (e.g. a teacher's own login): nothing to revoke
+        current = revocation.session_generation(key)
+        if current is not None and current == self.generation:
+            return True
+        from importlib import import_module
+
+        store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+        if not store.exists(key):
+            self.access = None
+            return False
+        self.scope["session"] = store
+        self.generation = revocation.session_generation_remember(key)
+        access = self._resolve()
+        if access is None:
+            self.access = None
+            return False
+        self.access = access
+        return True
 
     def _handle(self, data: dict[str, Any]) -> str:
         """One message, synchronously (database thread). Returns the HTML to send

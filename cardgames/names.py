@@ -23,6 +23,7 @@ vowel it is not ("de Yanis").
 
 from __future__ import annotations
 
+import html
 import re
 
 from django.utils import translation
@@ -41,13 +42,16 @@ _ELIDING = {
     "lorsque": "lorsqu'",
     "puisque": "puisqu'",
 }
+_TAGS = re.compile(r"<[^>]*>")
 _VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
 _BEFORE_NAME = re.compile(r"(?<![\w'\u2019])(" + "|".join(_ELIDING) + r")\s+" + OPEN, re.IGNORECASE)
 
 
 def name_mark(name: object) -> str:
-    """``name`` ready to go into a sentence that ``names_place`` will finish."""
-    return f"{OPEN}{name}{CLOSE}"
+    """``name`` ready to go into a sentence that ``names_place`` will finish
+    (a name already made safe HTML, e.g. wrapped in ``<bdi>``, stays safe)."""
+    marked = f"{OPEN}{name}{CLOSE}"
+    return mark_safe(marked) if isinstance(name, SafeData) else marked
 
 
 def starts_with_vowel_sound(name: str) -> bool:
@@ -66,7 +70,8 @@ def starts_with_vowel_sound(name: str) -> bool:
 def _elide(match: re.Match[str], text: str) -> str:
     word = match.group(1)
     end = text.find(CLOSE, match.end())
-    name = text[match.end() : end if end >= 0 else None]
+    # The name as read: without the markup around it (``<bdi>``) or entities.
+    name = html.unescape(_TAGS.sub("", text[match.end() : end if end >= 0 else None]))
     if not starts_with_vowel_sound(name):
         return match.group(0)
     elided = _ELIDING[word.lower()]

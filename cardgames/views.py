@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
 from cardgames import engines, rendering, ui
@@ -42,6 +44,10 @@ def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     # on the very first paint, not only after the first live update.
     context = rendering.seat_context(snap, access.seat, steer=access.is_teacher or access.steers)
     context.update(oob=False, notice="", ws_url=f"/ws/table/{table.pk}/", access=access)
+    # A player's "Ce n'est pas moi" (shared tablets): the host app names the view.
+    sign_out = getattr(settings, "CARDGAMES_SIGN_OUT_URL_NAME", "")
+    if sign_out and access.seat is not None and not access.is_teacher:
+        context["sign_out_url"] = reverse(sign_out)
     return render(request, "cardgames/table.html", context)
 
 

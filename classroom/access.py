@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import time
 from typing import Any, TypeVar
 
 from django.db.models import Model, QuerySet
@@ -114,9 +115,24 @@ def access_practice_class(link_token: str) -> SchoolClass:
     """The class of a printed link, if it allows solo practice. A wrong link and
     a class without practice give the same 404."""
     school_class = SchoolClass.objects.filter(link_token=link_token).first()
-    if school_class is None or not school_class.practice_allowed:
+    if school_class is None or not practice_open_now(school_class):
         raise Http404(NOT_FOUND)
     return school_class
+
+
+def practice_open_now(school_class: SchoolClass) -> bool:
+    """Solo practice is allowed by the teacher's switch and, if set, only
+    between the class's practice hours (local time; ``until`` before ``from``
+    spans midnight). Outside them the class link lists no names."""
+    if not school_class.practice_allowed:
+        return False
+    start, end = school_class.practice_from, school_class.practice_until
+    if start is None and end is None:
+        return True
+    now = timezone.localtime().time()
+    start = start or time.min
+    end = end or time.max
+    return start <= now <= end if start <= end else (now >= start or now <= end)
 
 
 # ------------------------------------------------------------------ pupil side

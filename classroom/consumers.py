@@ -116,6 +116,7 @@ class ProjectorConsumer(_LivePage):
         context.update(
             tablets=selectors.session_tablets(class_session=class_session),
             locked=selectors.locked_pupils(school_class=class_session.school_class),
+            attacked=selectors.attacked_pupils(school_class=class_session.school_class),
             board_url=reverse("classroom:session_board", kwargs={"session_id": class_session.pk}),
             oob=True,
         )

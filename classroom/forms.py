@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from cardgames import engines
 from cardgames.ui import bot_level_choices
 from classroom.models import Level, SchoolClass
+from classroom.names import name_clean
 from classroom.pictures import AVATARS
 
 
@@ -35,9 +36,11 @@ class SignupForm(forms.Form):
 
     def clean_email(self) -> str:
         email: str = self.cleaned_data["email"].strip().lower()
-        if get_user_model().objects.filter(username__iexact=email).exists():
-            raise forms.ValidationError(_("Un compte existe déjà avec cette adresse."))
         return email
+
+    def clean_first_name(self) -> str:
+        raw = str(self.cleaned_data.get("first_name") or "")
+        return name_clean(raw, max_length=60) if raw.strip() else ""
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -68,12 +71,14 @@ class EmailAuthenticationForm(AuthenticationForm):
 class ClassForm(forms.ModelForm):
     class Meta:
         model = SchoolClass
-        fields = ["name", "level", "language", "practice_allowed"]
+        fields = ["name", "level", "language", "practice_allowed", "practice_from", "practice_until"]
         labels = {
             "name": _("Nom de la classe"),
             "level": _("Niveau"),
             "language": _("Langue des tablettes et des lettres aux parents"),
             "practice_allowed": _("Entraînement libre"),
+            "practice_from": _("Entraînement à partir de (facultatif)"),
+            "practice_until": _("Entraînement jusqu'à (facultatif)"),
         }
         help_texts = {
             "practice_allowed": _(
@@ -81,11 +86,19 @@ class ClassForm(forms.ModelForm):
                 "des robots avec le lien ou le QR code de la classe."
             )
         }
-        widgets = {"level": forms.RadioSelect, "language": forms.RadioSelect}
+        widgets = {
+            "level": forms.RadioSelect,
+            "language": forms.RadioSelect,
+            "practice_from": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "practice_until": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["level"].choices = Level.choices
+
+    def clean_name(self) -> str:
+        return name_clean(str(self.cleaned_data["name"]), max_length=80)
 
 
 class PupilsPasteForm(forms.Form):
@@ -96,10 +109,30 @@ class PupilsPasteForm(forms.Form):
         max_length=5000,
     )
 
+    def clean_names(self) -> str:
+        """Each line cleaned like any name (NFC, no invisible character); the
+        lines refused are named in one message, so nothing is half-added."""
+        cleaned, refused = [], []
+        for number, line in enumerate(str(self.cleaned_data["names"]).splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                cleaned.append(name_clean(line, max_length=36))
+            except forms.ValidationError as exc:
+                refused.append(_("ligne %(n)s : %(why)s") % {"n": number, "why": " ".join(exc.messages)})
+        if refused:
+            raise forms.ValidationError(refused)
+        if not cleaned:
+            raise forms.ValidationError(_("Collez au moins un prénom, un par ligne."))
+        return "\n".join(cleaned)
+
 
 class PupilEditForm(forms.Form):
     display_name = forms.CharField(label=_("Prénom ou pseudonyme"), max_length=40)
     avatar = forms.ChoiceField(label=_("Animal"), choices=[(k, v) for k, v in AVATARS.items()])
+
+    def clean_display_name(self) -> str:
+        return name_clean(str(self.cleaned_data["display_name"]), max_length=40)
 
 
 class SessionStartForm(forms.Form):

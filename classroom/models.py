@@ -47,7 +47,11 @@ class SchoolClass(models.Model):
     )
     name = models.CharField(_("nom"), max_length=80)
     level = models.CharField(_("niveau"), max_length=3, choices=Level.choices, default=Level.CE1)
-    practice_allowed = models.BooleanField(_("entraînement libre autorisé"), default=True)
+    # Solo practice through the printed class link: off until the teacher
+    # allows it, optionally only between two times of day.
+    practice_allowed = models.BooleanField(_("entraînement libre autorisé"), default=False)
+    practice_from = models.TimeField(_("entraînement à partir de"), null=True, blank=True)
+    practice_until = models.TimeField(_("entraînement jusqu'à"), null=True, blank=True)
     language = models.CharField(
         _("langue des tablettes et des lettres aux parents"),
         max_length=5,
@@ -73,8 +77,14 @@ class Pupil(models.Model):
     avatar = models.CharField(_("avatar"), max_length=24)
     # Two picture indexes out of 9, in order, e.g. [3, 7].
     picture_code = models.JSONField(default=list)
+    # Wrong picture codes since the last success (or teacher unlock), the
+    # escalation step reached (1: 1 min, 2: 5 min, 3: 15 min, 4: teacher only)
+    # and when the last wrong code came (the teacher's "recently attacked").
     failed_attempts = models.PositiveSmallIntegerField(default=0)
     locked_until = models.DateTimeField(null=True, blank=True)
+    lock_level = models.PositiveSmallIntegerField(default=0)
+    needs_teacher = models.BooleanField(default=False)
+    last_failed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -14,6 +14,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # ---------------------------------------------------------------- account
     path("teacher/signup/", teacher.signup, name="signup"),
     path(
+        "teacher/signup/activate/<uidb64>/<token>/", teacher.signup_activate, name="signup_activate"
+    ),
+    path(
         "teacher/login/",
         auth_views.LoginView.as_view(
             template_name=T + "login.html",
@@ -61,6 +64,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("teacher/classes/<int:class_id>/delete/", teacher.class_delete, name="class_delete"),
     path("teacher/classes/<int:class_id>/pupils/add/", teacher.pupils_add, name="pupils_add"),
     path("teacher/classes/<int:class_id>/cards/", teacher.class_cards, name="class_cards"),
+    path(
+        "teacher/classes/<int:class_id>/link/rotate/",
+        teacher.class_link_rotate,
+        name="class_link_rotate",
+    ),
     path("teacher/classes/<int:class_id>/sessions/new/", sessions.session_new, name="session_new"),
     path("teacher/pupils/<int:pupil_id>/edit/", teacher.pupil_edit, name="pupil_edit"),
     path(
@@ -102,6 +110,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("join/names/", join.join_names, name="join_names"),
     path("join/pupil/<int:pupil_id>/", join.join_pupil, name="join_pupil"),
     path("join/back/", join.join_back, name="join_back"),
+    path("me/sign-out/", join.pupil_sign_out, name="pupil_sign_out"),
     path("c/<str:link_token>", join.class_link, name="class_link"),
     path("lobby/", join.lobby, name="lobby"),
     path("lobby/where/", join.lobby_where, name="lobby_where"),
@@ -119,6 +128,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("teacher/classes/<int:class_id>/records.csv", reports.records_csv, name="records_csv"),
     path("teacher/pupils/<int:pupil_id>/report/", reports.pupil_report, name="pupil_report"),
+    path("teacher/pupils/<int:pupil_id>/export.json", reports.pupil_export, name="pupil_export"),
     path(
         "teacher/pupils/<int:pupil_id>/targeted-practice/",
         reports.pupil_assign_practice,

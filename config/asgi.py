@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websockets pass through the session and auth middleware (pupils are known by
-their session, never by what a message says) and an origin check.
+their session, never by what a message says) and an origin check on scheme, host and port (``config/origin.py``).
 """
 
 import os
@@ -13,9 +13,9 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
+from config.origin import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 # Load the URLconf now, not inside the first websocket message that needs a
@@ -25,6 +25,6 @@ get_resolver().url_patterns  # noqa: B018
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -44,12 +45,14 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "csp",
     "cardgames",
     "classroom",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -79,6 +82,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "csp.context_processors.nonce",
             ],
         },
     }
@@ -203,6 +207,11 @@ WS_MAX_MESSAGE_BYTES = 16 * 1024
 CARDGAMES_TABLE_ACCESS = env.str("CARDGAMES_TABLE_ACCESS", default="classroom.access.table_access")
 # The teacher's "Rejouer" at the end of a game (a new game, same seats).
 CARDGAMES_REMATCH_URL_NAME = "classroom:table_rematch"
+# A seated player's "Ce n'est pas moi" on the table page (shared tablets).
+CARDGAMES_SIGN_OUT_URL_NAME = "classroom:pupil_sign_out"
+# A solo-practice login on a shared tablet ends after this much inactivity
+# (its game goes on over its socket; the next page asks who you are).
+PRACTICE_LOGIN_IDLE_SECONDS = env.int("PRACTICE_LOGIN_IDLE_SECONDS", default=20 * 60)
 
 # --------------------------------------------------------------------- security
 if PRODUCTION:
@@ -216,6 +225,31 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+
+# A strict Content-Security-Policy in every mode (development and tests too,
+# so the browser tests see what production serves): scripts and styles only
+# from our own static files or carrying the per-response nonce (the inline
+# <style> of the report charts), no plugins, no <base>, never framed. Page
+# behaviour lives in static/js/app.js, never in inline handlers.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
+
+# Retention (README, "What is kept, and for how long"): ``manage.py purge``.
+RETENTION_STALE_PRACTICE_HOURS = env.int("RETENTION_STALE_PRACTICE_HOURS", default=12)
+RETENTION_LOG_DAYS = env.int("RETENTION_LOG_DAYS", default=30)
+RETENTION_TABLET_LABEL_DAYS = env.int("RETENTION_TABLET_LABEL_DAYS", default=7)
 
 LOGGING = {
     "version": 1,

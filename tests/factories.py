@@ -40,6 +40,8 @@ class SchoolClassFactory(factory.django.DjangoModelFactory):
     teacher = factory.SubFactory(TeacherFactory)
     name = factory.Sequence(lambda n: f"CE1 Classe {n}")
     level = "CE1"
+    # A class whose teacher allowed solo practice (the model's default is off).
+    practice_allowed = True
 
 
 class PupilFactory(factory.django.DjangoModelFactory):

@@ -641,14 +641,14 @@ class ChasseEngine(Engine[ChasseState]):
         return [{"type": "discard", "card": card} for card in hand]
 
     def _missing_card(self, state: ChasseState, card: int) -> IllegalAction:
-        """An id that names no card in the game is malformed; one that exists
-        elsewhere is simply not in the hand. Ids only encode public facts (see
-        the module doc), so the distinction leaks nothing."""
-        if card >= 0 and (
-            card in state.played or card in state.draw_pile or any(card in h for h in state.hands)
-        ):
-            return IllegalAction("card_not_in_hand", "This card is not in your hand.")
-        return IllegalAction("malformed", "There is no such card in this game.")
+        """Any whole-number id that is not in the acting seat's hand gets the
+        same refusal, whether it names a card in another hand, in the draw
+        pile, on the table or no card at all: telling those apart would let a
+        crafted client probe which ids are still live (the security review
+        predicted a bot's hand from it with a small deck). A refusal depends
+        only on what the seat may know."""
+        del state, card
+        return IllegalAction("card_not_in_hand", "This card is not in your hand.")
 
     def apply(self, state: ChasseState, seat: int, action: Action) -> list[Event]:
         # Fast path for well-formed input; anything unusual goes through the

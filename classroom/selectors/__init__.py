@@ -36,6 +36,7 @@ from classroom.selectors.reports import (
 from classroom.selectors.sessions import (
     Board,
     BoardGroup,
+    attacked_pupils,
     joined_pupils,
     locked_pupils,
     open_session_of_class,
@@ -59,6 +60,7 @@ __all__ = [
     "PupilOwnPage",
     "PupilReport",
     "assignment_outcomes",
+    "attacked_pupils",
     "class_report",
     "class_report_cached",
     "class_report_chart",

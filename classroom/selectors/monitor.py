@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
 from cardgames import rendering, ui
 from cardgames.models import GameEvent, Seat, Table
 from classroom.keys import pupil_id_from_key
 from classroom.live_help import KEEP, RecentPlay
 from classroom.models import ClassSession, LearningRecord, Pupil
+from classroom.selectors.sessions import attacked_pupils, locked_pupils
 
 EVENTS_SHOWN = 5
 
@@ -83,7 +86,17 @@ def monitor_context(class_session: ClassSession) -> dict[str, Any]:
         if context is not None:
             context.update(oob=False, class_session=class_session, free=free)
             cards.append(context)
-    return {"class_session": class_session, "cards": cards, "free": free, "notice": ""}
+    school_class = class_session.school_class
+    return {
+        "class_session": class_session,
+        "cards": cards,
+        "free": free,
+        "notice": "",
+        # Locked and recently attacked picture cards (the teacher unlocks here too).
+        "locked": locked_pupils(school_class=school_class),
+        "attacked": attacked_pupils(school_class=school_class),
+        "back_url": reverse("classroom:monitor", kwargs={"session_id": class_session.pk}),
+    }
 
 
 # At most this many of the session's latest records are read when a monitor

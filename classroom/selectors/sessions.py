@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from cardgames import engines
@@ -44,7 +44,23 @@ def joined_pupils(*, class_session: ClassSession) -> list[Pupil]:
 
 
 def locked_pupils(*, school_class: SchoolClass) -> list[Pupil]:
-    return list(school_class.pupils.filter(locked_until__gt=timezone.now()))
+    """Cards locked now: for a while, or until the teacher unlocks them."""
+    return list(
+        school_class.pupils.filter(Q(locked_until__gt=timezone.now()) | Q(needs_teacher=True))
+    )
+
+
+def attacked_pupils(*, school_class: SchoolClass) -> list[Pupil]:
+    """Cards that got wrong picture codes in the last hour (locked or not): the
+    teacher sees them, since a run of wrong codes may be someone guessing."""
+    from classroom.services.pupils import ATTACK_MEMORY
+
+    since = timezone.now() - ATTACK_MEMORY
+    return list(
+        school_class.pupils.filter(last_failed_at__gt=since).filter(
+            Q(failed_attempts__gt=0) | Q(lock_level__gt=0)
+        )
+    )
 
 
 def session_tablets(*, class_session: ClassSession) -> list[TabletLogin]:

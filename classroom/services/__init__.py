@@ -14,7 +14,12 @@ pages are told "something changed" with ``transaction.on_commit``
 - ``parents``: parent links; ``events``: the live pages' channel groups.
 """
 
-from classroom.services.classes import class_create, class_delete, class_update
+from classroom.services.classes import (
+    class_create,
+    class_delete,
+    class_link_rotate,
+    class_update,
+)
 from classroom.services.events import lobby_group, projector_group, session_changed
 from classroom.services.groups import (
     group_add,
@@ -34,6 +39,7 @@ from classroom.services.pupils import (
     pupil_check_code,
     pupil_delete,
     pupil_is_locked,
+    pupil_recently_attacked,
     pupil_regenerate_code,
     pupil_unlock,
     pupil_update,
@@ -56,6 +62,7 @@ __all__ = [
     "assignments_finish",
     "class_create",
     "class_delete",
+    "class_link_rotate",
     "class_update",
     "group_add",
     "group_options",
@@ -72,6 +79,7 @@ __all__ = [
     "pupil_delete",
     "pupil_is_locked",
     "pupil_move",
+    "pupil_recently_attacked",
     "pupil_regenerate_code",
     "pupil_seat",
     "pupil_unlock",

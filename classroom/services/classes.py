@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from classroom.models import SchoolClass
+from django.db import transaction
+
+from classroom.models import SchoolClass, new_link_token
+
+PRACTICE_FIELDS = ("practice_allowed", "practice_from", "practice_until")
 
 
 def class_create(
-    *, teacher: Any, name: str, level: str, practice_allowed: bool = True, language: str = ""
+    *, teacher: Any, name: str, level: str, language: str = "", **practice: Any
 ) -> SchoolClass:
+    """A new class; solo practice stays off unless ``practice_allowed`` says so.
+    ``language``: its tablets' and parent letters' (blank: each device's own)."""
+    extra = {k: v for k, v in practice.items() if k in PRACTICE_FIELDS}
     return SchoolClass.objects.create(
-        teacher=teacher,
-        name=name.strip(),
-        level=level,
-        practice_allowed=practice_allowed,
-        language=language,
+        teacher=teacher, name=name.strip(), level=level, language=language, **extra
     )
 
 
@@ -24,24 +27,39 @@ def class_update(
     school_class: SchoolClass,
     name: str,
     level: str,
-    practice_allowed: bool | None = None,
     language: str | None = None,
+    **practice: Any,
 ) -> SchoolClass:
-    """Rename the class, change its level and (when given) whether its pupils
-    may practise alone with the class link while no session is open, and the
-    language of its tablets and parent letters (a tablet already signed in
-    picks it up when it next joins)."""
+    """Rename, change the level, or the practice switch and hours, or the
+    language of the tablets and parent letters (``None``: unchanged; a tablet
+    already signed in picks it up when it next joins)."""
     school_class.name = name.strip()
     school_class.level = level
     fields = ["name", "level"]
-    if practice_allowed is not None:
-        school_class.practice_allowed = practice_allowed
-        fields.append("practice_allowed")
     if language is not None:
         school_class.language = language
         fields.append("language")
+    for key, value in practice.items():
+        if key == "practice_allowed" and value is None:
+            continue  # not given: unchanged
+        if key in PRACTICE_FIELDS:
+            setattr(school_class, key, value)
+            fields.append(key)
     school_class.save(update_fields=fields)
     return school_class
+
+
+@transaction.atomic
+def class_link_rotate(*, school_class: SchoolClass) -> SchoolClass:
+    """A new printed-link token: the old cards stop working at once (their QR
+    leads nowhere), new cards must be printed. Locks the class row."""
+    locked = SchoolClass.objects.select_for_update().get(pk=school_class.pk)
+    token = new_link_token()
+    while SchoolClass.objects.filter(link_token=token).exists():  # pragma: no cover - 2^128
+        token = new_link_token()
+    locked.link_token = token
+    locked.save(update_fields=["link_token"])
+    return locked
 
 
 def class_delete(*, school_class: SchoolClass) -> None:

@@ -7,7 +7,9 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from cardgames import revocation
 from classroom.models import Attendance, ClassSession, Pupil, TabletLogin
 from classroom.services.events import session_changed
 
@@ -40,3 +42,9 @@ def tablet_sign_out(*, login: TabletLogin) -> None:
     with transaction.atomic():
         login.delete()
         session_changed(class_session_id=session_id)
+        # Its open table sockets close now, and any message still in flight
+        # finds the access gone (cardgames.revocation).
+        revocation.session_revoke(
+            session_key=login.session_key,
+            reason=_("Cette tablette a été déconnectée. Merci et à bientôt !"),
+        )

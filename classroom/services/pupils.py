@@ -16,13 +16,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.models import ClassSession, Pupil, SchoolClass
+from classroom.names import name_key
 from classroom.pictures import AVATARS, CODE_LENGTH, PICTURES
 from classroom.services.events import notify_on_commit, projector_group
 
 # Picture-code brute force: a pupil's *card* locks, never an IP, so a class that
-# shares one address keeps logging in while one card cools down.
+# shares one address keeps logging in while one card cools down. The lock
+# escalates: the 5th wrong code in a row locks the card for 1 minute, and each
+# further wrong code (before a right one) for 5, then 15 minutes; the one after
+# that locks it until the teacher unlocks it. So at most 8 of the 72 codes can
+# be tried without the teacher (README, "Limits"). A right code resets it all.
 PICTURE_MAX_FAILURES = 5
-PICTURE_LOCK_SECONDS = 60
+PICTURE_LOCK_STEPS = (60, 5 * 60, 15 * 60)  # then: the teacher only
+PICTURE_LOCK_SECONDS = PICTURE_LOCK_STEPS[0]
+TEACHER_ONLY_LEVEL = len(PICTURE_LOCK_STEPS) + 1
+# A card counts as "recently attacked" for the teacher this long after a wrong code.
+ATTACK_MEMORY = timedelta(hours=1)
 
 
 def new_picture_code() -> list[int]:
@@ -43,12 +52,13 @@ def _next_avatar(used: dict[str, int]) -> str:
 
 def unique_name(name: str, taken: set[str]) -> str:
     """``name`` itself, or ``name 2``, ``name 3``… — the teacher may edit the
-    suffix later (``Léo 2`` → ``Léo B``). Compared case-insensitively."""
-    lowered = {t.casefold() for t in taken}
-    if name.casefold() not in lowered:
+    suffix later (``Léo 2`` → ``Léo B``). Compared by ``name_key`` (case,
+    Unicode normalisation: look-alikes count as the same name)."""
+    lowered = {name_key(t) for t in taken}
+    if name_key(name) not in lowered:
         return name
     n = 2
-    while f"{name} {n}".casefold() in lowered:
+    while name_key(f"{name} {n}") in lowered:
         n += 1
     return f"{name} {n}"
 
@@ -97,10 +107,12 @@ def pupil_update(*, pupil: Pupil, display_name: str, avatar: str) -> Pupil:
     name = " ".join(display_name.split())[:40]
     if not name:
         raise ValidationError(_("Le prénom ne peut pas être vide."))
-    clash = (
-        Pupil.objects.filter(school_class_id=pupil.school_class_id, display_name__iexact=name)
+    key = name_key(name)
+    clash = any(
+        name_key(other) == key
+        for other in Pupil.objects.filter(school_class_id=pupil.school_class_id)
         .exclude(pk=pupil.pk)
-        .exists()
+        .values_list("display_name", flat=True)
     )
     if clash:
         raise ValidationError(
@@ -124,17 +136,28 @@ def pupil_regenerate_code(*, pupil: Pupil) -> Pupil:
     locked.picture_code = code
     locked.failed_attempts = 0
     locked.locked_until = None
-    locked.save(update_fields=["picture_code", "failed_attempts", "locked_until"])
+    locked.lock_level = 0
+    locked.needs_teacher = False
+    locked.save(
+        update_fields=["picture_code", "failed_attempts", "locked_until", "lock_level", "needs_teacher"]
+    )
     return locked
 
 
 @transaction.atomic
 def pupil_unlock(*, pupil: Pupil) -> Pupil:
-    """The teacher clears a locked card. Locks the pupil row."""
+    """The teacher clears a locked card. Locks the pupil row. The escalation
+    is kept: 5 more wrong codes lock the card for the teacher again at once (a
+    guesser gains 5 tries per unlock, not a fresh schedule); a right code
+    resets everything."""
     locked = Pupil.objects.select_for_update().get(pk=pupil.pk)
     locked.failed_attempts = 0
     locked.locked_until = None
-    locked.save(update_fields=["failed_attempts", "locked_until"])
+    locked.needs_teacher = False
+    locked.lock_level = min(locked.lock_level, len(PICTURE_LOCK_STEPS))
+    if locked.lock_level:
+        locked.lock_level = len(PICTURE_LOCK_STEPS)
+    locked.save(update_fields=["failed_attempts", "locked_until", "needs_teacher", "lock_level"])
     return locked
 
 
@@ -145,7 +168,16 @@ def pupil_delete(*, pupil: Pupil) -> None:
 
 
 def pupil_is_locked(pupil: Pupil) -> bool:
-    return pupil.locked_until is not None and pupil.locked_until > timezone.now()
+    return pupil.needs_teacher or (
+        pupil.locked_until is not None and pupil.locked_until > timezone.now()
+    )
+
+
+def pupil_recently_attacked(pupil: Pupil) -> bool:
+    """Wrong picture codes in the last hour: the teacher's warning sign."""
+    return bool(pupil.failed_attempts or pupil.lock_level) and (
+        pupil.last_failed_at is not None and pupil.last_failed_at > timezone.now() - ATTACK_MEMORY
+    )
 
 
 @dataclass(frozen=True)
@@ -153,33 +185,49 @@ class CodeCheck:
     ok: bool
     locked: bool
     seconds_left: int = 0
+    needs_teacher: bool = False
 
 
 @transaction.atomic
 def pupil_check_code(*, pupil: Pupil, code: list[int]) -> CodeCheck:
     """Check a picture code. Locks the pupil row, so parallel guesses from
-    several tablets all count. After ``PICTURE_MAX_FAILURES`` misses the card
-    locks for ``PICTURE_LOCK_SECONDS``; other pupils are not affected."""
+    several tablets all count. The 5th wrong code in a row locks the card for
+    1 minute, each further one for 5 then 15 minutes, the next one until the
+    teacher unlocks it (``PICTURE_LOCK_STEPS``); other pupils are not affected.
+    Every new lock tells the teacher's live pages, on commit."""
     locked = Pupil.objects.select_for_update().get(pk=pupil.pk)
     now = timezone.now()
+    if locked.needs_teacher:
+        return CodeCheck(ok=False, locked=True, needs_teacher=True)
     if locked.locked_until and locked.locked_until > now:
         return CodeCheck(ok=False, locked=True, seconds_left=_seconds_until(locked.locked_until))
     if list(code) == list(locked.picture_code):
-        if locked.failed_attempts or locked.locked_until:
+        if locked.failed_attempts or locked.locked_until or locked.lock_level:
             locked.failed_attempts = 0
             locked.locked_until = None
-            locked.save(update_fields=["failed_attempts", "locked_until"])
+            locked.lock_level = 0
+            locked.save(update_fields=["failed_attempts", "locked_until", "lock_level"])
         return CodeCheck(ok=True, locked=False)
     locked.failed_attempts += 1
+    locked.last_failed_at = now
+    fields = ["failed_attempts", "last_failed_at"]
     if locked.failed_attempts >= PICTURE_MAX_FAILURES:
-        locked.failed_attempts = 0
-        locked.locked_until = now + timedelta(seconds=PICTURE_LOCK_SECONDS)
-        locked.save(update_fields=["failed_attempts", "locked_until"])
+        locked.lock_level += 1
+        fields += ["lock_level", "locked_until", "needs_teacher"]
+        if locked.lock_level >= TEACHER_ONLY_LEVEL:
+            locked.needs_teacher = True
+            locked.locked_until = None
+            result = CodeCheck(ok=False, locked=True, needs_teacher=True)
+        else:
+            seconds = PICTURE_LOCK_STEPS[locked.lock_level - 1]
+            locked.locked_until = now + timedelta(seconds=seconds)
+            result = CodeCheck(ok=False, locked=True, seconds_left=seconds)
+        locked.save(update_fields=fields)
         notify_on_commit(
             projector_group(_open_session_id(locked.school_class_id)), {"type": "pupils.changed"}
         )
-        return CodeCheck(ok=False, locked=True, seconds_left=PICTURE_LOCK_SECONDS)
-    locked.save(update_fields=["failed_attempts"])
+        return result
+    locked.save(update_fields=fields)
     return CodeCheck(ok=False, locked=False)
 
 

@@ -39,9 +39,11 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
 
     Each table is its own transaction (``table_create``/``table_start`` take the
     table lock), so one impossible table does not stop the others; its problem
-    comes back as a sentence for the teacher. Lobbies hear of it on commit.
-    With the session's "cartes ciblées pour chaque table", each pupil seat
-    gets targeted cards for that pupil's own facts (``_with_focus``)."""
+    comes back as a sentence for the teacher. Each group row is locked and
+    re-checked first, so a double submission starts one table per group.
+    Lobbies hear of it on commit. With the session's "cartes ciblées pour
+    chaque table", each pupil seat gets targeted cards for that pupil's own
+    facts (``_with_focus``)."""
     engine = engines.get(class_session.game)
     report = StartReport(started=[], problems=[])
     groups = class_session.groups.filter(table__isnull=True).order_by("number")
@@ -67,6 +69,12 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
             options = _with_focus(options, [a.pupil for a in members])
         try:
             with transaction.atomic():
+                # Idempotent under a double submission ("Lancer" tapped twice,
+                # two teacher tabs): the group row is locked and re-read, and a
+                # group another request already started is left alone.
+                locked = SessionGroup.objects.select_for_update().get(pk=group.pk)
+                if locked.table_id is not None:
+                    continue
                 table = cardgames_services.table_create(
                     game=class_session.game,
                     seats=seats,

@@ -19,12 +19,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgames import revocation
 from cardgames.parsing import whole_number
 from classroom import access, ratelimit, selectors, services
 from classroom.models import (
     ClassSession,
     Pupil,
     SchoolClass,
+    TabletLogin,
 )
 from classroom.pictures import CODE_LENGTH, all_pictures, avatar_url, picture
 from classroom.views.common import (
@@ -44,8 +46,9 @@ def _client_ip(request: HttpRequest) -> str:
 
 
 def _device(request: HttpRequest) -> str:
-    if request.session.session_key is None:
-        request.session.save()
+    """The tablet, for the per-tablet counter: its session cookie, or ""
+    without one (then only the IP's budget applies: dropping the cookie gains
+    nothing, since the IP's counter caps every tablet behind it)."""
     return request.session.session_key or ""
 
 
@@ -90,16 +93,23 @@ def join(request: HttpRequest) -> HttpResponse:
 def _check_join_code(
     request: HttpRequest, code: str, *, device: str, ip: str
 ) -> tuple[str, str, bool]:
-    """(digits left on the screen, message, whether the code opened a session)."""
-    if ratelimit.join_code_blocked(device=device, ip=ip):
-        return (
-            "",
-            _("Trop d'essais. Attends un peu, puis réessaie avec ton maître ou ta maîtresse."),
-            False,
-        )
+    """(digits left on the screen, message, whether the code opened a session).
+
+    The code is looked up first: a right code always gets through, whatever
+    the tablet or its IP tried before. Only wrong codes count; beyond the
+    budget, codes are checked one at a time per IP (see ``classroom.ratelimit``)."""
+    gate = ratelimit.join_code_gate(device=device, ip=ip)
+    if gate is ratelimit.Gate.WAIT:
+        return code, _("Un instant… puis touche à nouveau le dernier chiffre."), False
     class_session = ClassSession.objects.filter(join_code=code, ended_at__isnull=True).first()
     if class_session is None:
         ratelimit.join_code_failed(device=device, ip=ip)
+        if gate is ratelimit.Gate.SLOW:
+            return (
+                "",
+                _("Trop d'essais. Attends un peu, puis réessaie avec ton maître ou ta maîtresse."),
+                False,
+            )
         return "", _("Ce code ne marche pas. Regarde bien le tableau et réessaie !"), False
     request.session[access.JOIN_SESSION_KEY] = class_session.pk
     request.session.pop(TYPED_KEY, None)
@@ -123,8 +133,8 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
             else None
         )
     if class_session is None:
-        if school_class is not None and school_class.practice_allowed:
-            # No lesson running: the class link offers solo practice.
+        if school_class is not None and access.practice_open_now(school_class):
+            # No lesson running, and the teacher allows practice now.
             return render(
                 request,
                 "classroom/practice/no_session.html",
@@ -135,9 +145,9 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
     login = access.logged_pupil(request.session)
     if login is not None and login.class_session.pk == class_session.pk:
         return redirect("classroom:lobby")
-    request.session[access.JOIN_SESSION_KEY] = class_session.pk
-    tablet_language_set(request, class_session.school_class)
-    return redirect("classroom:join_names")
+    # A printed card is no way into a lesson: it leads to the keypad, where the
+    # code on the board is still needed (never to the names past it).
+    return redirect("classroom:join")
 
 
 def join_names(request: HttpRequest) -> HttpResponse:
@@ -166,10 +176,13 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
         "slots": range(CODE_LENGTH),
         "error": "",
         "locked_seconds": 0,
+        "needs_teacher": False,
     }
     if services.pupil_is_locked(pupil):
         result = services.pupil_check_code(pupil=pupil, code=[])
-        pad.update(picks=[], locked_seconds=result.seconds_left)
+        pad.update(
+            picks=[], locked_seconds=result.seconds_left, needs_teacher=result.needs_teacher
+        )
     elif request.method == "POST" and len(picks) == CODE_LENGTH:
         result = services.pupil_check_code(pupil=pupil, code=picks)
         if result.ok:
@@ -177,6 +190,7 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
         pad["picks"] = []
         if result.locked:
             pad["locked_seconds"] = result.seconds_left
+            pad["needs_teacher"] = result.needs_teacher
         else:
             pad["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
     return pad, False
@@ -264,3 +278,19 @@ def lobby_where(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(status=204)
     response["HX-Redirect"] = target
     return response
+
+
+@require_POST
+def pupil_sign_out(request: HttpRequest) -> HttpResponse:
+    """ "Ce n'est pas moi" on every pupil screen (shared tablets): the tablet
+    forgets who it was, its table and lobby sockets close at once, and the
+    next child starts from the keypad."""
+    key = request.session.session_key
+    for login in list(TabletLogin.objects.filter(session_key=key or "")):
+        services.tablet_sign_out(login=login)
+    request.session.flush()
+    if key:
+        revocation.session_revoke(
+            session_key=key, reason=_("Cette tablette a été déconnectée. Merci et à bientôt !")
+        )
+    return redirect("classroom:join")

@@ -42,9 +42,13 @@ PARENT_COOKIE = "parent_link"
 PARENT_COOKIE_SALT = "classroom.parent-link"
 # The cookie lives as long as the link, at most this long (then open the link again).
 PARENT_COOKIE_MAX_AGE = 60 * 60 * 24 * 180
-# The raw tokens of links just created, in the teacher's session, so the
-# printable letter can show them (the database never holds them).
-LETTER_TOKENS = "parent_letter_tokens"
+# The raw token of a link just created travels to the printable letter in a
+# signed, HTTP-only cookie of the creating browser, scoped to that letter's
+# path: neither the database nor the session table ever holds it (only its
+# SHA-256). It lasts a day; after that a new link is made for a new letter.
+LETTER_COOKIE_PREFIX = "parent_letter_"
+LETTER_COOKIE_SALT = "classroom.parent-letter"
+LETTER_COOKIE_MAX_AGE = 60 * 60 * 24
 RETENTION_TEXT = gettext_lazy(
     "Les résultats sont gardés pendant l'année scolaire, puis effacés quand "
     "l'enseignant·e supprime la classe."
@@ -58,20 +62,31 @@ def parent_link_create_view(request: HttpRequest, pupil_id: int) -> HttpResponse
     form = ParentLinkForm(request.POST)
     days = form.cleaned_data["expires_in_days"] if form.is_valid() else 365
     link, token = parent_link_create(pupil=pupil, expires_in_days=days)
-    tokens = dict(request.session.get(LETTER_TOKENS, {}))
-    tokens[str(link.pk)] = token
-    request.session[LETTER_TOKENS] = tokens
-    return redirect("classroom:parent_letter", link_id=link.pk)
+    response = redirect("classroom:parent_letter", link_id=link.pk)
+    response.set_signed_cookie(
+        f"{LETTER_COOKIE_PREFIX}{link.pk}",
+        token,
+        salt=LETTER_COOKIE_SALT,
+        max_age=LETTER_COOKIE_MAX_AGE,
+        path=reverse("classroom:parent_letter", args=[link.pk]),
+        secure=request.is_secure(),
+        httponly=True,
+        samesite="Strict",
+    )
+    return response
 
 
 @require_POST
 def parent_link_revoke_view(request: HttpRequest, link_id: int) -> HttpResponse:
     link = access.access_parent_link(request.user, link_id)
     parent_link_revoke(link=link)
-    tokens = dict(request.session.get(LETTER_TOKENS, {}))
-    if tokens.pop(str(link.pk), None) is not None:
-        request.session[LETTER_TOKENS] = tokens
-    return redirect(reverse("classroom:pupil_report", args=[link.pupil_id]) + "#parents")
+    response = redirect(reverse("classroom:pupil_report", args=[link.pupil_id]) + "#parents")
+    response.delete_cookie(
+        f"{LETTER_COOKIE_PREFIX}{link.pk}",
+        path=reverse("classroom:parent_letter", args=[link.pk]),
+        samesite="Strict",
+    )
+    return response
 
 
 # The parent page's own language choice, in a cookie scoped to that page.
@@ -88,11 +103,16 @@ def _parent_language(request: HttpRequest, school_class: Any) -> None:
 @never_cache
 def parent_letter(request: HttpRequest, link_id: int) -> HttpResponse:
     """The printable letter with the link and its QR code. The token is only
-    known in the session of the teacher who created the link."""
+    known to the browser that created the link (its letter cookie)."""
     link = access.access_parent_link(request.user, link_id)
     # The letter goes home: in the class's language when it has one.
     request_language_set(request, link.pupil.school_class.language or None)
-    token = request.session.get(LETTER_TOKENS, {}).get(str(link.pk))
+    token = request.get_signed_cookie(
+        f"{LETTER_COOKIE_PREFIX}{link.pk}",
+        default=None,
+        salt=LETTER_COOKIE_SALT,
+        max_age=LETTER_COOKIE_MAX_AGE,
+    )
     live = access.parent_link_is_live(link)
     url = (
         request.build_absolute_uri(reverse("classroom:parent_open", args=[token]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import (
     Http404,
     HttpRequest,
@@ -90,6 +91,9 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
         request.session.cycle_key()
         request.session[PRACTICE_PUPIL_KEY] = pupil.pk
         tablet_language_set(request, school_class)
+        # A shared tablet: the practice login ends after a short idle time
+        # (not the lesson's school day), so the next child is not this one.
+        request.session.set_expiry(settings.PRACTICE_LOGIN_IDLE_SECONDS)
         return hx_redirect(request, reverse("classroom:practice_setup"))
     context: dict[str, Any] = {
         "school_class": school_class,
@@ -135,6 +139,7 @@ def practice_setup(request: HttpRequest) -> HttpResponse:
             request.session["player_key"] = pupil.player_key
             request.session["pupil_id"] = pupil.pk
             request.session["class_session_id"] = session_id_from_key(table.group_key)
+            request.session.set_expiry(settings.PRACTICE_LOGIN_IDLE_SECONDS)
             return redirect(reverse("cardgames:table", args=[table.pk]))
         error = _("Choisis le nombre de robots (1 à 5) et leur niveau.")
         bots, level = 2, "easy"

@@ -9,6 +9,8 @@ the table works with no JavaScript and survives a reload.
 from __future__ import annotations
 
 import csv
+import json
+import re
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
@@ -39,6 +41,7 @@ from classroom.insights import CarryGrid
 from classroom.models import (
     LearningRecord,
 )
+from classroom.selectors import export
 from classroom.selectors.records import REPORT_CACHE_SECONDS
 
 # The columns of the class report: (sort key, label, what the header says to a screen reader).
@@ -172,9 +175,28 @@ def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
     )
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"-?\d+(,\d+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: a string starting like a formula
+    (``=``, ``+``, ``-``, ``@``, tab, carriage return — a pupil named
+    ``=HYPERLINK(…)``) gets a leading apostrophe (OWASP's CSV injection
+    advice), so opening the export never runs it. Plain numbers stay numbers."""
+    if (
+        isinstance(value, str)
+        and value.startswith(_FORMULA_START)
+        and not _PLAIN_NUMBER.fullmatch(value)
+    ):
+        return "'" + value
+    return value
+
+
 def _csv_response(filename: str, rows: Iterator[list[Any]]) -> StreamingHttpResponse:
     """UTF-8 with a BOM and ``;`` separators: what French Excel and LibreOffice
-    open correctly with a double click (accents, and the decimal comma)."""
+    open correctly with a double click (accents, and the decimal comma). Every
+    text cell goes through :func:`csv_cell` (no formula injection)."""
 
     class _Echo:
         def write(self, value: str) -> str:
@@ -185,7 +207,7 @@ def _csv_response(filename: str, rows: Iterator[list[Any]]) -> StreamingHttpResp
     def stream() -> Iterator[str]:
         yield "\ufeff"
         for row in rows:
-            yield writer.writerow(row)
+            yield writer.writerow([csv_cell(cell) for cell in row])
 
     response = StreamingHttpResponse(stream(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -349,6 +371,21 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "outcomes": selectors.assignment_outcomes(pupil=pupil),
         },
     )
+
+
+def pupil_export(request: HttpRequest, pupil_id: int) -> HttpResponse:
+    """Everything stored about one child, as a JSON file the teacher can give
+    to the child's parents (right of access). Teacher-only: the same 404 as any
+    other pupil page for anyone else."""
+    pupil = access.access_pupil(request.user, pupil_id)
+    document = export.pupil_export(pupil=pupil)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=2, default=str),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="donnees-{_slug(pupil.display_name)}.json"'
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_POST

@@ -71,6 +71,7 @@ def _session_context(request: HttpRequest, class_session: ClassSession) -> dict[
         else None,
         "tablets": selectors.session_tablets(class_session=class_session),
         "locked": selectors.locked_pupils(school_class=class_session.school_class),
+        "attacked": selectors.attacked_pupils(school_class=class_session.school_class),
         "selected": _selected(request, class_session),
         "bot_levels": bot_level_choices(),
         "monitor_url": monitor_url(class_session.pk),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import (
@@ -15,11 +15,12 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from cardgames.names import with_names
-from classroom import access, selectors, services
+from classroom import access, accounts, selectors, services
 from classroom.forms import ClassForm, PupilEditForm, PupilsPasteForm, SignupForm
 from classroom.pictures import AVATARS, avatar_url, picture
 from classroom.views.common import (
@@ -33,16 +34,27 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        user = get_user_model().objects.create_user(
-            username=data["email"],
+        # The same answer whether or not the address has an account: the
+        # difference goes by e-mail to the address's owner only.
+        accounts.teacher_signup(
+            request=request,
             email=data["email"],
             password=data["password1"],
             first_name=data["first_name"],
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Bienvenue ! Créez votre première classe."))
-        return redirect("classroom:dashboard")
+        return render(request, "classroom/teacher/signup_sent.html")
     return render(request, "classroom/teacher/signup.html", {"form": form})
+
+
+def signup_activate(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The activation link of the sign-up e-mail: opens the account, logs in."""
+    user = accounts.teacher_activate(uidb64=uidb64, token=token)
+    if user is None:
+        messages.error(request, _("Ce lien d'activation ne marche plus. Créez le compte à nouveau."))
+        return redirect("classroom:signup")
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, _("Bienvenue ! Créez votre première classe."))
+    return redirect("classroom:dashboard")
 
 
 @login_required
@@ -66,7 +78,7 @@ def class_new(request: HttpRequest) -> HttpResponse:
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
             language=form.cleaned_data["language"],
-            practice_allowed=form.cleaned_data["practice_allowed"],
+            **_practice(form),
         )
         messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
@@ -96,6 +108,7 @@ def _pupil_row(pupil: Any) -> dict[str, Any]:
         "avatar_label": AVATARS.get(pupil.avatar, ""),
         "pictures": [picture(i) for i in pupil.picture_code],
         "locked": services.pupil_is_locked(pupil),
+        "attacked": services.pupil_recently_attacked(pupil),
     }
 
 
@@ -108,13 +121,28 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
             language=form.cleaned_data["language"],
-            practice_allowed=form.cleaned_data["practice_allowed"],
+            **_practice(form),
         )
         messages.success(request, _("Classe enregistrée."))
         return redirect("classroom:class_detail", class_id=school_class.pk)
     return render(
         request, "classroom/teacher/class_form.html", {"form": form, "school_class": school_class}
     )
+
+
+def _practice(form: ClassForm) -> dict[str, Any]:
+    return {k: form.cleaned_data.get(k) for k in ("practice_allowed", "practice_from", "practice_until")}
+
+
+@require_POST
+def class_link_rotate(request: HttpRequest, class_id: int) -> HttpResponse:
+    """A new class link: the printed cards stop working, new ones must be printed."""
+    school_class = access.access_class(request.user, class_id)
+    services.class_link_rotate(school_class=school_class)
+    messages.success(
+        request, _("Nouveau lien de classe : les anciennes cartes ne marchent plus, imprimez les nouvelles.")
+    )
+    return redirect("classroom:class_cards", class_id=school_class.pk)
 
 
 def class_delete(request: HttpRequest, class_id: int) -> HttpResponse:
@@ -168,7 +196,8 @@ def pupils_add(request: HttpRequest, class_id: int) -> HttpResponse:
                 % {"names": ", ".join(renamed)},
             )
     else:
-        messages.error(request, _("Collez au moins un prénom, un par ligne."))
+        for error in form.errors.get("names", []):
+            messages.error(request, error)
     return redirect("classroom:class_detail", class_id=school_class.pk)
 
 
@@ -209,9 +238,7 @@ def pupil_regenerate(request: HttpRequest, pupil_id: int) -> HttpResponse:
         _("Nouveau code pour %(name)s : pensez à réimprimer sa carte.")
         % {"name": pupil.display_name},
     )
-    return redirect(
-        request.POST.get("next") or reverse("classroom:class_detail", args=[pupil.school_class_id])
-    )
+    return _back(request, reverse("classroom:class_detail", args=[pupil.school_class_id]))
 
 
 @require_POST
@@ -243,6 +270,10 @@ def _confirm_delete(request: HttpRequest, *, title: str, explain: str, back: str
 
 
 def _back(request: HttpRequest, default: str) -> HttpResponse:
-    """Back to the page the form came from, if it is one of ours."""
+    """Back to the page the form came from, if it is one of ours (Django's own
+    check: no other host or scheme, no ``//evil`` or ``/\\evil`` tricks)."""
     target = request.POST.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else default)
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return redirect(target if target and safe else default)

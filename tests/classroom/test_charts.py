@@ -74,8 +74,11 @@ def test_each_measure_has_its_own_line_and_marker() -> None:
     assert acc.svg.count('data-marker="square"') == 0
     assert time_.svg.count('data-marker="square"') == 3
     assert tens.svg.count('data-marker="triangle"') == 3
+    # Line styles are CSS rules (the CSP refuses style attributes), one class each.
+    assert all(' style="' not in c.svg for c in (acc, time_, tens))
     dashes = [
-        re.findall(r'style="[^"]*stroke-dasharray:([0-9, ]+)', c.svg) for c in (acc, time_, tens)
+        re.findall(r"\.st\d+\{[^}]*stroke-dasharray:([0-9, ]+?) !important", c.svg)
+        for c in (acc, time_, tens)
     ]
     # accuracy: solid data line + dashed threshold; time: dashed; rate: dotted.
     assert dashes[0] == ["14,8"]

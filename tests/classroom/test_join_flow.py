@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.test import Client
 from django.utils import timezone
@@ -153,16 +155,21 @@ def test_the_lock_expires_after_a_minute(client: Client, session_and_pupils: tup
 
 
 def test_wrong_join_codes_are_limited_per_tablet_but_not_for_the_school(
-    client: Client, session_and_pupils: tuple
+    client: Client, session_and_pupils: tuple, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(ratelimit, "SLOW_LANE_SECONDS", 1)
+    client.get("/join")  # the tablet opens the keypad (and gets its cookie)
     for i in range(ratelimit.DEVICE_LIMIT):
         assert "Ce code ne marche pas" in _type_code(client, f"{100000 + i}").content.decode()
-    # Now even the right code waits on this tablet…
-    blocked = _type_code(client, "482913").content.decode()
-    assert "Attends un peu" in blocked
-    # …while another tablet of the same school IP still gets in.
+    # Now this tablet's wrong codes get the "wait" message, one check at a time…
+    assert "Attends un peu" in _type_code(client, "100999").content.decode()
+    assert "Un instant" in _type_code(client, "101000").content.decode()
+    # …another tablet of the same school IP still gets in at once…
     other = Client()
     assert _type_code(other, "482913")["Location"] == "/join/names/"
+    # …and so does this one with the right code, a moment later.
+    time.sleep(1.1)
+    assert _type_code(client, "482913")["Location"] == "/join/names/"
 
 
 def test_a_pupil_of_another_class_cannot_be_picked_with_this_code(
@@ -178,8 +185,9 @@ def test_the_class_link_on_the_cards_leads_to_the_open_session(
 ) -> None:
     class_session, _pupils = session_and_pupils
     response = client.get(f"/c/{class_session.school_class.link_token}")
-    assert response["Location"] == "/join/names/"
-    assert "Léo" in client.get("/join/names/").content.decode()
+    # The keypad: the code on the board is still needed (issue 13, finding 2).
+    assert response["Location"] == "/join"
+    assert client.get("/join/names/")["Location"] == "/join"
 
 
 def test_the_class_link_without_an_open_session_says_so(

@@ -103,8 +103,9 @@ def test_a_practice_game_never_hijacks_the_class_link_during_a_lesson(client: Cl
     lesson = ClassSessionFactory(school_class=school_class, join_code="314159")
     other = Client()
     response = other.get(f"/c/{school_class.link_token}")
-    assert response["Location"] == "/join/names/"
-    assert other.session["join_session_id"] == lesson.pk
+    assert response["Location"] == "/join"  # the lesson's keypad: its code is still needed
+    assert "join_session_id" not in other.session
+    assert other.post("/join", {"code": lesson.join_code})["Location"] == "/join/names/"
 
 
 def test_rejouer_starts_a_new_game_for_the_same_players(client: Client) -> None:

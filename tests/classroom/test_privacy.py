@@ -31,8 +31,9 @@ def test_a_pupil_stores_only_a_first_name_an_avatar_and_a_picture_code() -> None
         for f in Pupil._meta.get_fields()
         if f.concrete and not f.is_relation and f.name not in {"id", "created_at"}
     }
-    # failed_attempts/locked_until are the card's brute-force lock, not about the child.
-    assert personal == {"display_name", "avatar", "picture_code", "failed_attempts", "locked_until"}
+    # The other fields are the card's brute-force lock, not about the child.
+    lock = {"failed_attempts", "locked_until", "lock_level", "needs_teacher", "last_failed_at"}
+    assert personal == {"display_name", "avatar", "picture_code"} | lock
     for forbidden in ("surname", "last_name", "email", "birth", "birth_date", "address", "phone"):
         assert not any(forbidden in name for name in personal)
 

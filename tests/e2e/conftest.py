@@ -132,20 +132,59 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
+# Every Content-Security-Policy violation seen by any page of the running test
+# (the page's ``securitypolicyviolation`` events and chromium's "Refused to…"
+# console errors). The autouse fixture below fails the test on any.
+CSP_VIOLATIONS: list[str] = []
+
+_CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error("CSP violation: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline")
+    + " at " + e.sourceFile + ":" + e.lineNumber + " sample=" + (e.sample || ""));
+});
+"""
+
+
+def _watch_csp(context: Any) -> Any:
+    context.add_init_script(_CSP_LISTENER)
+
+    def on_console(message: Any) -> None:
+        text = message.text
+        if "Content Security Policy" in text or text.startswith("CSP violation"):
+            CSP_VIOLATIONS.append(f"{message.page.url if message.page else '?'}: {text}")
+
+    context.on("console", on_console)
+    return context
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violation() -> Iterator[None]:
+    """Browser tests run under the strict CSP the app serves in every mode: any
+    violation (a refused inline script, style or handler) fails the test."""
+    CSP_VIOLATIONS.clear()
+    yield
+    found = list(dict.fromkeys(CSP_VIOLATIONS))
+    CSP_VIOLATIONS.clear()
+    assert not found, "Content-Security-Policy violations:\n" + "\n".join(found)
+
+
 class FrenchBrowser:
     """The browser as a French classroom's tablet: pages ask for French unless a
-    test says otherwise (``locale=...``)."""
+    test says otherwise (``locale=...``). Every context reports CSP violations."""
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
 
     def new_context(self, **kwargs: Any) -> Any:
         kwargs.setdefault("locale", "fr-FR")
-        return self._browser.new_context(**kwargs)
+        return _watch_csp(self._browser.new_context(**kwargs))
 
     def new_page(self, **kwargs: Any) -> Any:
-        kwargs.setdefault("locale", "fr-FR")
-        return self._browser.new_page(**kwargs)
+        context = self.new_context(**kwargs)
+        page = context.new_page()
+        # Closing the page closes its context too, as Browser.new_page does.
+        page.on("close", lambda _page: context.close())
+        return page
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._browser, name)

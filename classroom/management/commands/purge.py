@@ -6,20 +6,62 @@ table of the session (seats, states, events, moves — removed by the
 ``ClassSession`` ``post_delete`` receiver), and any learning data added later,
 as long as it points at the session or its tables with ``on_delete=CASCADE``.
 The dry run counts the same cascade without deleting anything.
+
+It also applies the retention rules of the README's "What is kept, and for
+how long" (settings ``RETENTION_*``, or the options below):
+
+- practice sessions left open (a tablet put down mid-game) end after
+  ``--stale-practice-hours`` (default 12);
+- expired Django sessions (tablet and teacher logins) are deleted;
+- django-axes' login attempts and access logs older than ``--logs-days``
+  (default 30) are deleted;
+- a tablet's browser name (user agent) is blanked after ``--tablet-days``
+  (default 7): the teacher needs it during the lesson, not afterwards.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import router, transaction
 from django.db.models.deletion import Collector
+from django.utils import timezone
 
 from cardgames.models import Table
 from classroom.keys import session_key
+from classroom.models import ClassSession, TabletLogin
 from classroom.services import sessions_to_purge
+
+
+def retention_rows(*, stale_practice_hours: int, logs_days: int, tablet_days: int) -> dict[str, Any]:
+    """The rows each retention rule touches (querysets), for counting or acting."""
+    now = timezone.now()
+    return {
+        "stale practice sessions (ended)": ClassSession.objects.filter(
+            practice=True,
+            ended_at__isnull=True,
+            started_at__lt=now - timedelta(hours=stale_practice_hours),
+        ),
+        "expired Django sessions": Session.objects.filter(expire_date__lt=now),
+        "axes login attempts": AccessAttempt.objects.filter(
+            attempt_time__lt=now - timedelta(days=logs_days)
+        ),
+        "axes failure logs": AccessFailureLog.objects.filter(
+            attempt_time__lt=now - timedelta(days=logs_days)
+        ),
+        "axes access logs": AccessLog.objects.filter(
+            attempt_time__lt=now - timedelta(days=logs_days)
+        ),
+        "tablet user agents (blanked)": TabletLogin.objects.filter(
+            logged_in_at__lt=now - timedelta(days=tablet_days)
+        ).exclude(device_label=""),
+    }
 
 
 def _count_cascade(queryset: Any) -> Counter[str]:
@@ -44,12 +86,24 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="Count what would go, delete nothing."
         )
+        parser.add_argument(
+            "--stale-practice-hours",
+            type=int,
+            default=getattr(settings, "RETENTION_STALE_PRACTICE_HOURS", 12),
+        )
+        parser.add_argument(
+            "--logs-days", type=int, default=getattr(settings, "RETENTION_LOG_DAYS", 30)
+        )
+        parser.add_argument(
+            "--tablet-days", type=int, default=getattr(settings, "RETENTION_TABLET_LABEL_DAYS", 7)
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         days: int = options["older_than"]
         if days < 0:
             self.stderr.write("DAYS must be 0 or more.")
             return
+        self._retention(options)
         sessions = sessions_to_purge(older_than_days=days)
         keys = [session_key(pk) for pk in sessions.values_list("pk", flat=True)]
         counts = _count_cascade(sessions)
@@ -64,3 +118,23 @@ class Command(BaseCommand):
             return
         for label, n in sorted(counts.items()):
             self.stdout.write(f"{verb} {n} {label}")
+
+    def _retention(self, options: dict[str, Any]) -> None:
+        rows = retention_rows(
+            stale_practice_hours=max(0, options["stale_practice_hours"]),
+            logs_days=max(0, options["logs_days"]),
+            tablet_days=max(0, options["tablet_days"]),
+        )
+        dry = options["dry_run"]
+        for label, queryset in rows.items():
+            n = queryset.count()
+            if not n:
+                continue
+            if not dry:
+                if label.startswith("stale practice"):
+                    queryset.update(ended_at=timezone.now())
+                elif label.startswith("tablet user agents"):
+                    queryset.update(device_label="")
+                else:
+                    queryset.delete()
+            self.stdout.write(f"{'Would purge' if dry else 'Purged'} {n} {label}")

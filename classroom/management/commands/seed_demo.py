@@ -13,8 +13,9 @@ import time
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -80,6 +81,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if getattr(settings, "PRODUCTION", False):
+            # The demo teacher's password is printed in the README: on a real
+            # server this would be a public way into an account (or reset a
+            # real teacher's password back to the public one).
+            raise CommandError(
+                "seed_demo never runs with DJANGO_ENV=production: the demo password is public."
+            )
         user_model = get_user_model()
         teacher, created = user_model.objects.get_or_create(
             username=DEMO_EMAIL, defaults={"email": DEMO_EMAIL, "first_name": "Camille"}
@@ -88,7 +96,7 @@ class Command(BaseCommand):
             teacher.set_password(DEMO_PASSWORD)
             teacher.save()
         school_class, _created = SchoolClass.objects.get_or_create(
-            teacher=teacher, name=DEMO_CLASS, defaults={"level": Level.CE1}
+            teacher=teacher, name=DEMO_CLASS, defaults={"level": Level.CE1, "practice_allowed": True}
         )
         existing = set(school_class.pupils.values_list("display_name", flat=True))
         missing = [name for name in DEMO_PUPILS if name not in existing]

@@ -738,8 +738,9 @@ def test_contract_errors_have_stable_codes() -> None:
     assert (
         refused(state, 0, {"type": "play", "card": FILLER2[0], "announce": 7}) == "card_not_in_hand"
     )
-    assert refused(state, 0, {"type": "play", "card": 999_999, "announce": 7}) == "malformed"
-    assert refused(state, 0, {"type": "play", "card": -1, "announce": 7}) == "malformed"
+    # An unknown id is refused like a card of another hand (no secret leaks).
+    assert refused(state, 0, {"type": "play", "card": 999_999, "announce": 7}) == "card_not_in_hand"
+    assert refused(state, 0, {"type": "play", "card": -1, "announce": 7}) == "card_not_in_hand"
     assert refused(state, 0, {"type": "play", "announce": 7}) == "malformed"
     assert refused(state, 0, {"type": "play", "card": True, "announce": 7}) == "malformed"
     assert refused(state, 0, {"type": "play", "card": 10**12, "announce": 7}) == "malformed"

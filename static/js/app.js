@@ -1,0 +1,47 @@
+/* The page behaviour that used to live in inline handlers, so the strict
+   Content-Security-Policy (script-src 'self' + nonce) allows it. No build step:
+   plain event delegation, so content that htmx swaps in later works too. */
+(function () {
+  "use strict";
+
+  // The Chasse keypad: digits append to the announce field, ⌫ erases.
+  document.addEventListener("click", function (event) {
+    var key = event.target.closest ? event.target.closest("[data-announce-key]") : null;
+    if (key && key.form) {
+      var input = key.form.elements.announce;
+      var value = key.getAttribute("data-announce-key");
+      if (!input) return;
+      if (value === "erase") input.value = input.value.slice(0, -1);
+      else if (input.value.length < 4) input.value += value;
+      return;
+    }
+    var print = event.target.closest ? event.target.closest("[data-print]") : null;
+    if (print) {
+      event.preventDefault();
+      window.print();
+    }
+  });
+
+  // Live tables: a hint while the websocket reconnects (htmx's ws extension
+  // reconnects by itself).
+  document.addEventListener("htmx:wsClose", function () {
+    document.body.classList.add("cg-offline");
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    document.body.classList.remove("cg-offline");
+  });
+
+  // A table that moved on ("Rejouer"): follow it. The fragment carries the new
+  // address in data-moved (an inline <script> would be refused by the CSP).
+  function followMoved(root) {
+    var scope = root && root.querySelector ? root : document;
+    var moved = scope.matches && scope.matches("[data-moved]") ? scope : scope.querySelector("[data-moved]");
+    if (moved) {
+      var url = moved.getAttribute("data-moved");
+      if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") window.location.assign(url);
+    }
+  }
+  document.addEventListener("htmx:load", function (event) { followMoved(event.target); });
+  document.addEventListener("htmx:oobAfterSwap", function (event) { followMoved(event.target); });
+  document.addEventListener("DOMContentLoaded", function () { followMoved(document); });
+})();
