@@ -67,18 +67,18 @@ class Keyboard:
         self.page.keyboard.press(key)
 
     def tab_round(self, *, limit: int = 400) -> list[str]:
-        """Tab once through the whole page; returns the names reached."""
+        """Tab once through the whole page (until the first stop comes round
+        again); returns the names reached. A stop on the page itself (focus
+        back on <body>, e.g. after a live swap) is passed over."""
         names: list[str] = []
         first = None
         for _ in range(limit):
             self.page.keyboard.press("Tab")
             info = self.page.evaluate(FOCUS_INFO)
             if info is None:
-                if names:
-                    break
                 continue
             key = f"{info['tag']}:{info['name']}"
-            if key == first:
+            if key == first and len(names) > 3:
                 break
             first = first or key
             self.stops += 1
