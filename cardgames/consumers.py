@@ -32,6 +32,8 @@ logger = logging.getLogger(__name__)
 CLOSE_SESSION_ENDED = 4000
 CLOSE_SEAT_LOST = 4001
 CLOSE_SIGNED_OUT = 4002
+# Refusals that mean "your screen is out of date": the fresh one goes with them.
+RERENDER_CODES = ("stale", "not_your_turn", "paused", "finished", "seat_changed")
 
 
 def _parse_int(value: Any) -> int:
@@ -235,6 +237,9 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             raise services.ActionRefused("finished")
+        if kind in ("choose", "cancel") and not ui.get(table.game).two_step:
+            # Only a two-step game (a card chosen, then the move) has a choice.
+            raise services.ActionRefused("unknown_kind")
         if kind == "cancel":
             services.card_choice_clear(table=table, seat=seat)
             return self._render()
@@ -264,12 +269,16 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
                 player_key=self.player_key,
             )
         except services.ActionRefused as refused:
-            return self._refusal(refused)
+            if refused.code in RERENDER_CODES:
+                return self._refusal(refused)
+            # The engine's refusal, in the game's words (some with context).
+            text = rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
+            return rendering.render_notice(text)
         return ""
 
     def _refusal(self, refused: services.ActionRefused) -> str:
         # When the screen was out of date, send the fresh one with the notice.
-        if refused.code in ("stale", "not_your_turn", "paused", "finished", "seat_changed"):
+        if refused.code in RERENDER_CODES:
             return self._render(notice=self._say(refused))
         return rendering.render_notice(self._say(refused))
 

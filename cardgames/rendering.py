@@ -111,6 +111,7 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         "version": snap.version,
         "started": snap.state is not None,
         "game_template": adapter.seat_template if seat is not None else adapter.public_template,
+        "game_script": adapter.script,
         "nonce": secrets.token_hex(8),
         "log": [],
         "view": {},
@@ -168,7 +169,44 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
             player.update(extras[player["index"]])
     context.update(game_context)
     context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
+    context["how_to_play"] = how_to_play(snap.table.game)
+    # Open by itself until the seat's first move, unless the game says otherwise.
+    context.setdefault(
+        "how_to_play_open",
+        seat is not None and not over and not any(e.get("seat") == seat for e in history),
+    )
     return context
+
+
+def how_to_play(game: str) -> list[dict[str, str]]:
+    """The game's "how to play" steps, each with a picture (a static file's URL,
+    or an emoji drawn as text) and its sentence, translated now."""
+    steps = []
+    for picture, text in ui.get(game).how_to_play:
+        is_file = "/" in picture
+        steps.append(
+            {"src": static(picture) if is_file else "", "emoji": "" if is_file else picture, "text": str(text)}
+        )
+    return steps
+
+
+def refusal_text(snap: Snapshot | None, seat: int | None, code: str, action: Any) -> str:
+    """The sentence for a refused move, in the table's game's words; some say
+    more from what this seat may know (who was faster, which meow to read)."""
+    if snap is None:
+        return ui.generic.refusal_message(code)
+    adapter = ui.get(snap.table.game)
+    if snap.state is not None and seat is not None and isinstance(action, dict):
+        text = adapter.explain_refusal(
+            code,
+            action=action,
+            view=snap.engine.view(snap.state, seat),
+            history=snap.engine.history(snap.state, seat),
+            seat_names=snap.seat_names,
+        )
+        if text:
+            return text
+    return adapter.refusal_message(code)
 
 
 def render_fragments(

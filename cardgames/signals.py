@@ -25,3 +25,21 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 actions_applied = Signal()
+
+
+action_refused = Signal()
+"""Sent when the *engine* refused a move (``IllegalAction``): nothing changed,
+but what a child tried can still teach (a Purrfect acceptance with the wrong
+number of cards: the meow was misread). Never sent for the runtime's own
+refusals (a stale screen, a paused table, a replayed nonce).
+
+Keyword arguments: ``table``, ``seat``, ``player_key`` (who sat there, or
+``None`` if unknown), ``action`` and ``code`` (the engine's stable code)."""
+
+
+table_finished = Signal()
+"""Sent after commit when a dealt table becomes ``finished``: its game is over
+(after that move's ``actions_applied``), or whoever runs the table ended it
+early (the bell rang, "Rejouer" started a new game). Keyword argument: ``table``.
+Every game record written at the end of a table (``classroom.social``) hangs
+off this one signal."""

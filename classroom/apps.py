@@ -10,6 +10,8 @@ class ClassroomConfig(AppConfig):
         from classroom import (
             learning,
             signals,  # noqa: F401
+            social,
         )
 
         learning.connect()
+        social.connect()

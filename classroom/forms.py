@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from cardgames import engines
+from cardgames import engines, ui
 from cardgames.ui import bot_level_choices
 from classroom.models import Level, SchoolClass
 from classroom.names import name_clean
@@ -140,29 +140,48 @@ class SessionStartForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [
-            (name, GAME_LABELS.get(name, name)) for name in offered_games()
-        ]
-        self.fields["game"].initial = "chasse"
+        self.fields["game"].choices = [(name, ui.game_title(name)) for name in offered_games()]
+        self.fields["game"].initial = DEFAULT_GAME
 
 
-GAME_LABELS = {"chasse": _("La Chasse aux Souris")}
+# The central game comes first and is chosen by default.
+DEFAULT_GAME = "chasse"
 
 
 def offered_games() -> list[str]:
-    """Games a teacher may start. For now only the central game is offered."""
-    return [name for name in engines.names() if name in GAME_LABELS]
+    """Every game a teacher may start: every engine, the central one first."""
+    names = engines.names()
+    return sorted(names, key=lambda name: (name != DEFAULT_GAME, name))
 
 
-def option_labels(game: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The game's UI labels (``cardgames/ui/<game>.py``), or none."""
-    try:
-        from importlib import import_module
+def game_cards(selected: str) -> list[dict[str, Any]]:
+    """What the session form shows of each game: title, one-line pitch, icon
+    (a picture or an emoji) and player range, all from the game's UI module
+    (``cardgames.ui.get``) and engine."""
+    cards = []
+    for name in offered_games():
+        adapter = ui.get(name)
+        engine = engines.get(name)
+        icon = str(adapter.icon or "")
+        cards.append(
+            {
+                "name": name,
+                "title": ui.game_title(name),
+                "pitch": str(adapter.pitch or ""),
+                "icon_src": icon if "/" in icon else "",
+                "icon_emoji": "" if "/" in icon else icon,
+                "min_players": engine.min_players,
+                "max_players": engine.max_players,
+                "selected": name == selected,
+            }
+        )
+    return cards
 
-        module = import_module(f"cardgames.ui.{game}")
-    except ImportError:
-        return {}, {}
-    return getattr(module, "OPTION_LABELS", {}), getattr(module, "CHOICE_LABELS", {})
+
+def option_labels(game: str) -> tuple[Any, Any]:
+    """The teacher's words for the game's options (``cardgames/ui/<game>.py``)."""
+    adapter = ui.get(game)
+    return adapter.option_labels, adapter.choice_labels
 
 
 class OptionsForm(forms.Form):

@@ -369,6 +369,50 @@ class PupilSessionSummary(models.Model):
         return f"{self.pupil_id} · {self.class_session_id}"
 
 
+class SocialRecord(models.Model):
+    """One pupil at one social-game table (Purrfect, Pinocchio, Picktura):
+    participation, never a mark, and never part of the Chasse figures.
+
+    Written by ``classroom.social``: when the game ends, from the engine's own
+    ``result`` and ``game_stats`` (the named columns, plus every per-seat figure
+    of the game in ``details``); before that, a row may already exist to count
+    the moves the engine refused (``wrong_count_accepts``: a Purrfect meow
+    misread). Such a row has ``finished_at`` empty and reports leave it out.
+    ``table_id`` is a plain number, like ``LearningRecord``'s."""
+
+    pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="social_records")
+    class_session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="social_records"
+    )
+    table_id = models.BigIntegerField()
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField(default=0)
+    trades = models.PositiveIntegerField(default=0)
+    offers_withdrawn = models.PositiveIntegerField(default=0)
+    mistaken_claims = models.PositiveIntegerField(default=0)
+    wrong_count_accepts = models.PositiveIntegerField(default=0)
+    # Purrfect's paws, Picktura's points, Pinocchio's noses: the engine's score.
+    score = models.IntegerField(default=0)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+    # Game-specific figures: the engine's per-seat stats and refused-move codes.
+    details = models.JSONField(default=dict, blank=True)
+    practice = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table_id", "pupil"], name="social_unique_table_pupil"),
+        ]
+        indexes = [
+            models.Index(fields=["pupil", "finished_at"], name="social_pupil_time"),
+            models.Index(fields=["class_session", "game"], name="social_session_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pupil_id} · {self.game} · table {self.table_id}"
 class AssignedPractice(models.Model):
     """A targeted practice the teacher gave a pupil from the pupil page: the
     facts (and crossing a ten) to target, as the report found them that day.

@@ -197,6 +197,12 @@ BOT_DELAY_RANGE = (
     env.float("BOT_DELAY_MIN", default=1.0),
     env.float("BOT_DELAY_MAX", default=2.5),
 )
+# In games where everyone acts at once (Purrfect), a bot's pause between two of
+# its own moves: long enough for children to read the table and trade too.
+SIMULTANEOUS_BOT_DELAY_RANGE = (
+    env.float("SIMULTANEOUS_BOT_DELAY_MIN", default=4.0),
+    env.float("SIMULTANEOUS_BOT_DELAY_MAX", default=8.0),
+)
 # When a session ends, its report summaries are built after commit on a
 # background thread (the teacher's click returns at once); False builds them
 # on commit in the same thread (the tests, to stay deterministic).

@@ -16,6 +16,7 @@ def _fast_bots(request: pytest.FixtureRequest) -> None:
     if request.config.pluginmanager.hasplugin("django"):
         settings = request.getfixturevalue("settings")
         settings.BOT_DELAY_RANGE = (0.0, 0.0)
+        settings.SIMULTANEOUS_BOT_DELAY_RANGE = (0.0, 0.0)
         # A session's report summaries are built on commit, in the test's
         # own thread (no background thread outliving the test's database).
         settings.REPORT_SUMMARIES_IN_BACKGROUND = False

@@ -568,6 +568,8 @@ class PurrfectEngine(Engine[PurrfectState]):
         claims = [0] * players
         scoring = [0] * players
         trades = [0] * players
+        withdrawals = [0] * players
+        failed_claims = [0] * players
         failed = 0
         stalled = 0
         rounds = 0
@@ -581,6 +583,9 @@ class PurrfectEngine(Engine[PurrfectState]):
                     trades[seat] += 1
             elif kind == "claim_failed":
                 failed += 1
+                failed_claims[event["seat"]] += 1
+            elif kind == "offer_withdrawn":
+                withdrawals[event["seat"]] += 1
             elif kind == "claim_succeeded":
                 claims[event["seat"]] += 1
                 actions += 1
@@ -603,6 +608,8 @@ class PurrfectEngine(Engine[PurrfectState]):
                 "scoring_rounds": scoring,
                 "paws": list(state.paws),
                 "trades": trades,
+                "withdrawals": withdrawals,
+                "failed_claims": failed_claims,
             },
         }
 

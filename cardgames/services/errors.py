@@ -10,6 +10,10 @@ class ActionRefused(Exception):
     templates rely on it); ``message`` is the sentence shown to the child, worded
     by the game's UI (``game``) or, for the runtime's own codes, generically."""
 
+    # Set when the engine refused it (not the runtime): see ``signals.action_refused``.
+    by_engine = False
+    player_key: str | None = None
+
     def __init__(self, code: str, *, game: str = "") -> None:
         self.code = code
         self.game = game

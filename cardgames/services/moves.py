@@ -18,7 +18,7 @@ from cardgames.models import GameEvent, GameState, Move, Seat, Table
 from cardgames.services.errors import ActionRefused
 from cardgames.services.notify import table_changed
 from cardgames.services.turns import events_record, turn_arm
-from cardgames.signals import actions_applied
+from cardgames.signals import action_refused, actions_applied, table_finished
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,18 @@ def action_submit(
         # Two submissions with one nonce raced past the existence check (only
         # possible without row locks): the unique constraint settles it.
         raise ActionRefused("duplicate") from exc
+    except ActionRefused as refused:
+        if refused.by_engine and not by_bot:
+            # Outside the rolled-back transaction: a receiver may write.
+            action_refused.send_robust(
+                sender=Table,
+                table=table,
+                seat=seat,
+                player_key=refused.player_key,
+                action=action,
+                code=refused.code,
+            )
+        raise
     if result.over:
         table.status = Table.Status.FINISHED
     return result
@@ -238,7 +250,10 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     try:
         events = engine.apply(state, move.seat, move.action)
     except IllegalAction as exc:
-        raise ActionRefused(exc.code, game=game) from exc
+        refused = ActionRefused(exc.code, game=game)
+        refused.by_engine = True
+        refused.player_key = seat_row.player_key
+        raise refused from exc
 
     now = timezone.now()
     think_ms, compute_ms = _move_record(
@@ -250,6 +265,11 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
         locked.status = Table.Status.FINISHED
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
+    if engine.simultaneous and seat_row.is_bot and seat_row.next_think_at is not None:
+        # The bot has just acted: its next move waits a fresh pause, or bots
+        # would trade at machine speed in a game where nobody waits a turn.
+        seat_row.next_think_at = None
+        Seat.objects.filter(pk=seat_row.pk).update(next_think_at=None)
     next_due = turn_arm(table=locked, engine=engine, state=state, now=now, seats=seats)
     result = ActionResult(
         table_id=move.table_id,
@@ -279,6 +299,8 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
                 timed_out=move.timed_out,
                 by_bot=move.by_bot,
             )
+            if result.over:
+                table_finished.send_robust(sender=Table, table=locked)
         finally:
             table_changed(table_id=move.table_id, version=result.version, next_due=next_due)
 

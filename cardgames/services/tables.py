@@ -19,6 +19,7 @@ from cardgames.engines.base import DEFAULT_BOT_LEVEL
 from cardgames.models import GameState, Seat, Table
 from cardgames.services.notify import table_changed, table_notify
 from cardgames.services.turns import events_record, turn_arm
+from cardgames.signals import table_finished
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,8 @@ def _status_set(*, table: Table, status: str, allowed_from: tuple[str, ...]) -> 
         transaction.on_commit(
             lambda: table_changed(table_id=locked.pk, version=version, next_due=next_due)
         )
+        if status == Table.Status.FINISHED and game_state is not None:
+            transaction.on_commit(lambda: table_finished.send_robust(sender=Table, table=locked))
     table.status = locked.status
     table.finished_at = locked.finished_at
     return locked

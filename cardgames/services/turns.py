@@ -58,9 +58,11 @@ def turn_plan(*, table: Table, engine: Any, state: Any, seats: list[Seat]) -> Tu
     return TurnPlan(timed=seat, turn_seconds=_turn_seconds(table))
 
 
-def bot_delay() -> timedelta:
-    """A bot's think time, so a child can follow what it plays."""
-    low, high = settings.BOT_DELAY_RANGE
+def bot_delay(*, simultaneous: bool = False) -> timedelta:
+    """A bot's think time, so a child can follow what it plays. In a game where
+    everyone acts at once (no turns) bots wait longer between two of their own
+    moves, so children can read the table and trade too."""
+    low, high = settings.SIMULTANEOUS_BOT_DELAY_RANGE if simultaneous else settings.BOT_DELAY_RANGE
     return timedelta(seconds=random.uniform(float(low), float(max(low, high))))
 
 
@@ -81,7 +83,7 @@ def turn_arm(
     for seat in seats:
         if seat.index in acting:
             if seat.next_think_at is None or not plan.simultaneous:
-                seat.next_think_at = now + bot_delay()
+                seat.next_think_at = now + bot_delay(simultaneous=plan.simultaneous)
                 seat.save(update_fields=["next_think_at"])
             due.append(seat.next_think_at)
         elif seat.next_think_at is not None:

@@ -57,6 +57,18 @@ class RefusalMessage(Protocol):
     def __call__(self, code: str) -> str: ...
 
 
+class ExplainRefusal(Protocol):
+    def __call__(
+        self,
+        code: str,
+        *,
+        action: Mapping[str, Any],
+        view: Mapping[str, Any],
+        history: Sequence[Mapping[str, Any]],
+        seat_names: Sequence[str],
+    ) -> str | None: ...
+
+
 class PublicSummary(Protocol):
     def __call__(
         self, view: Mapping[str, Any], seat_names: Sequence[str]
@@ -71,10 +83,11 @@ class GameUI:
       raises ``IllegalAction`` (``malformed``, ``announce_invalid``…) when the
       strings make no sense. The seat never comes from here.
     - ``two_step``: a card is chosen first, then the move is submitted (the
-      server times both steps).
+      server times both steps); only such a game accepts the socket's
+      ``choose`` and ``cancel`` messages.
     - ``seat_context(...)``: extra template context for a seat's view; its
       ``player_extras`` (one dict per seat index), if any, is merged into each
-      entry of ``players`` (e.g. a game's tokens or cards in hand).
+      entry of ``players`` (e.g. a game's tokens or paws).
     - ``describe_event(event, seat_names)``: one French sentence (gettext).
     - ``public_summary(view, seat_names)``: (label, value) pairs for the monitor.
     - ``events_context(history=, view=, seat=, seat_names=)``: extra context
@@ -82,8 +95,18 @@ class GameUI:
       the latest events explained); ``history`` is already filtered for it.
     - ``refusal_message(code)``: the sentence a child reads when the engine
       refuses a move with ``code`` (the runtime's own codes worded generically).
+    - ``explain_refusal(code, action=, view=, history=, seat_names=)``: a
+      sentence that says more from what the seat may know ("Trop tard : Léo a
+      déjà échangé avec Inès."), or ``None`` for the plain one.
     - ``seat_template`` / ``public_template``: the table drawn for a seat / for
       the projector and the replay.
+    - ``title``, ``pitch``, ``icon`` (a static path or an emoji): how the game
+      is offered to a teacher; ``option_labels`` / ``choice_labels``: the
+      teacher's words for the engine's ``option_schema()``.
+    - ``script``: the game's own static JS file ("" for none), loaded by the
+      table page after ``js/table.js``.
+    - ``how_to_play``: 3 to 5 (picture, sentence) steps for children, shown on the
+      tablet before the first move and behind a "?" button.
     """
 
     name: str
@@ -96,6 +119,14 @@ class GameUI:
     public_template: str
     events_context: EventsContext
     refusal_message: RefusalMessage
+    explain_refusal: ExplainRefusal
+    title: Any
+    pitch: Any
+    icon: str
+    option_labels: Mapping[str, Mapping[str, Any]]
+    choice_labels: Mapping[str, Mapping[str, Any]]
+    how_to_play: Sequence[tuple[str, Any]]
+    script: str
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -132,9 +163,23 @@ def get(game: str) -> GameUI:
         public_template=pick("PUBLIC_TEMPLATE"),
         events_context=pick("events_context"),
         refusal_message=pick("refusal_message"),
+        explain_refusal=pick("explain_refusal"),
+        title=pick("TITLE"),
+        pitch=pick("PITCH"),
+        icon=pick("ICON"),
+        option_labels=pick("OPTION_LABELS"),
+        choice_labels=pick("CHOICE_LABELS"),
+        how_to_play=pick("HOW_TO_PLAY"),
+        script=pick("SCRIPT"),
     )
     _CACHE[game] = adapter
     return adapter
+
+
+def game_title(game: str) -> str:
+    """The game's name for people (its engine name if its UI says none)."""
+    title = get(game).title
+    return str(title) if title else game
 
 
 # What a bot level is called on screen (and in a bot's name), in one place.

@@ -21,6 +21,17 @@ from cardgames.engines.chasse import announce_choices
 from cardgames.parsing import whole_number
 from cardgames.ui import generic
 
+TITLE = _("La Chasse aux Souris")
+PITCH = _("Calcul mental : pose une carte, annonce le nouveau total, évite les dizaines et la cible.")
+ICON = "img/mouse.svg"
+HOW_TO_PLAY: list[tuple[str, Promise]] = [
+    ("🎴", _("À ton tour, touche une carte de ta main.")),
+    ("🔢", _("Calcule le nouveau total et tape-le, puis OK.")),
+    ("⚠️", _("Si le total tombe sur une dizaine, tu perds une carte blanche.")),
+    ("🎯", _("Si le total atteint la cible ou plus, tu perds une carte blanche et la manche s'arrête.")),
+    ("🏆", _("Garde le plus de cartes blanches possible !")),
+]
+
 OPTION_LABELS: dict[str, dict[str, Promise]] = {
     "target": {
         "label": _("Total à ne pas atteindre"),

@@ -21,6 +21,15 @@ from cardgames.engines.base import IllegalAction
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/generic/seat.html"
 PUBLIC_TEMPLATE = "cardgames/generic/public.html"
+# How a game is offered to a teacher: a game without its own UI module shows
+# its engine name, no pitch and a plain card icon.
+TITLE = ""
+PITCH = ""
+ICON = "🃏"
+OPTION_LABELS: dict[str, dict[str, Any]] = {}
+CHOICE_LABELS: dict[str, dict[str, Any]] = {}
+HOW_TO_PLAY: list[tuple[str, Any]] = []
+SCRIPT = ""
 
 
 # The runtime's own refusals, the same in every game (a message the server
@@ -118,3 +127,15 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
     if view.get("over"):
         out.append((_("État"), _("Partie terminée")))
     return out
+
+
+def explain_refusal(
+    code: str,
+    *,
+    action: Mapping[str, Any],
+    view: Mapping[str, Any],
+    history: Sequence[Mapping[str, Any]],
+    seat_names: Sequence[str],
+) -> str | None:
+    """A plain game has no refusal that needs context."""
+    return None

@@ -8,6 +8,10 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.ui import generic
 
+TITLE = _("Picktura")
+PITCH = _("Réunis les quatre quarts de tableaux célèbres pour les exposer, puis compte tes points.")
+ICON = "img/picktura/work-1.svg"
+
 REFUSALS: dict[str, Promise] = {
     "blank_not_allowed": _("La toile blanche ne va pas ici."),
     "cannot_collect": _("Pour ramasser, il faut une carte dans chaque pile."),

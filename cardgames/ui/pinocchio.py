@@ -8,6 +8,10 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.ui import generic
 
+TITLE = _("Pinocchio")
+PITCH = _("Pose une carte face cachée et annonce-la : vérité ou bluff ? Les vêtements et les couleurs en trois langues.")
+ICON = "img/pinocchio/nose-long.svg"
+
 REFUSALS: dict[str, Promise] = {
     "cannot_doubt": _("Il n'y a pas d'annonce à croire ou à mettre en doute."),
     "game_over": _("La partie est terminée."),

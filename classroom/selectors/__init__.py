@@ -47,6 +47,12 @@ from classroom.selectors.sessions import (
     teacher_classes,
     teacher_open_sessions,
 )
+from classroom.selectors.social import (
+    ClassSocialTables,
+    SocialRow,
+    class_social_tables,
+    pupil_social_rows,
+)
 from classroom.selectors.summaries import class_summaries, summary_record
 
 __all__ = [
@@ -55,16 +61,19 @@ __all__ = [
     "BoardGroup",
     "ClassReport",
     "ClassReportRow",
+    "ClassSocialTables",
     "ParentReport",
     "PupilFigures",
     "PupilOwnPage",
     "PupilReport",
+    "SocialRow",
     "assignment_outcomes",
     "attacked_pupils",
     "class_report",
     "class_report_cached",
     "class_report_chart",
     "class_reports_version",
+    "class_social_tables",
     "class_summaries",
     "joined_pupils",
     "locked_pupils",
@@ -77,6 +86,7 @@ __all__ = [
     "pupil_own_page",
     "pupil_records_version",
     "pupil_report",
+    "pupil_social_rows",
     "pupil_table",
     "records_as_plays",
     "session_board",

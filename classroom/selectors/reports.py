@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 
@@ -57,12 +57,19 @@ from classroom.models import (
     Pupil,
     PupilSessionSummary,
     SchoolClass,
+    SocialRecord,
 )
 from classroom.selectors.records import (
     REPORT_CACHE_SECONDS,
     pupil_cached,
     pupil_records_version,
     records_as_plays,
+)
+from classroom.selectors.social import (
+    ClassSocialTables,
+    SocialRow,
+    class_social_tables,
+    pupil_social_rows,
 )
 from classroom.selectors.summaries import class_summaries
 
@@ -112,6 +119,8 @@ class ClassReportRow:
     trend: Trend
     flags: list[Flag]
     series: list[SessionPoint]
+    # Social-game tables played, one number per column of ``ClassReport.social``.
+    social: list[int] = field(default_factory=list)
 
     @property
     def median_seconds(self) -> float | None:
@@ -130,6 +139,8 @@ class ClassReport:
     session: ClassSession | None
     sort: str
     descending: bool
+    # Social-game tables per pupil and game (never mixed into the Chasse figures).
+    social: ClassSocialTables | None = None
     # Set by ``class_report_cached``: what the report was read at, so the
     # chart drawn from it is cached under the same key.
     cache_key: str = ""
@@ -224,6 +235,14 @@ def class_report(
     known = [r for r in rows if key(r) is not None]
     unknown = [r for r in rows if key(r) is None]
     known.sort(key=key, reverse=descending)
+    social = class_social_tables(
+        school_class=school_class,
+        date_from=None if session_id is not None else date_from,
+        date_to=None if session_id is not None else date_to,
+        session_id=session_id,
+    )
+    for row in rows:
+        row.social = social.row(row.pupil.pk)
     return ClassReport(
         school_class=school_class,
         rows=known + unknown,  # "—" always last, whichever the direction
@@ -234,15 +253,17 @@ def class_report(
         session=session,
         sort=sort,
         descending=descending,
+        social=social,
     )
 
 
 def class_reports_version(*, school_class: SchoolClass, pupils: list[Pupil]) -> str:
     """What changes whenever the class report may change: the class's
     sessions (one starts, one ends), its stored summaries (a session summarised,
-    or dropped by a late record) and the records of the sessions not summarised
-    yet (a lesson being played). Three small indexed queries, whatever the size
-    of the history; ``pupils`` (read anyway) add their names."""
+    or dropped by a late record), the records of the sessions not summarised
+    yet (a lesson being played) and the social games' finished tables. Four
+    small indexed queries, whatever the size of the history; ``pupils`` (read
+    anyway) add their names."""
     sessions = ClassSession.objects.filter(school_class=school_class).aggregate(
         n=Count("id"), last=Max("id"), ended=Max("ended_at")
     )
@@ -255,11 +276,17 @@ def class_reports_version(*, school_class: SchoolClass, pupils: list[Pupil]) -> 
     live = LearningRecord.objects.filter(
         class_session_id__in=unsummarised.values("pk")
     ).aggregate(n=Count("id"), last=Max("id"))
+    # The social games' tables (a column each): a table finishing, or a
+    # record completed, changes these.
+    social = SocialRecord.objects.filter(pupil__school_class=school_class).aggregate(
+        n=Count("id", filter=Q(finished_at__isnull=False)), last=Max("finished_at")
+    )
     names = zlib.crc32(repr([(p.pk, p.display_name) for p in pupils]).encode())
     ended = sessions["ended"].timestamp() if sessions["ended"] else 0
+    social_last = social["last"].timestamp() if social["last"] else 0
     return (
         f"{sessions['n']}.{sessions['last']}.{ended:.0f}-{stored['n']}.{stored['last']}"
-        f"-{live['n']}.{live['last']}-{names:x}"
+        f"-{live['n']}.{live['last']}-{social['n']}.{social_last:.3f}-{names:x}"
     )
 
 
@@ -368,6 +395,8 @@ class PupilReport:
     figures: PupilFigures
     replayable: set[int]  # the recent games whose table still exists
     links: list[ParentLink]
+    # The social games (Purrfect…): participation per session and game.
+    social: list[SocialRow] = field(default_factory=list)
 
 
 def _pupil_figures(pupil: Pupil) -> PupilFigures:
@@ -397,9 +426,10 @@ def _pupil_figures(pupil: Pupil) -> PupilFigures:
 
 
 def pupil_report(*, pupil: Pupil) -> PupilReport:
-    """Everything the teacher's pupil page shows. Four queries: the records'
+    """Everything the teacher's pupil page shows. Five queries: the records'
     version, then (only when it changed) the records in one compact
-    ``values_list``, the tables that still have a replay, the parent links.
+    ``values_list``, the tables that still have a replay, the parent links,
+    the social games' participation.
     The figures come from ``classroom.insights`` so every page agrees."""
     version = pupil_records_version(pupil=pupil)
     figures: PupilFigures = pupil_cached(
@@ -416,6 +446,7 @@ def pupil_report(*, pupil: Pupil) -> PupilReport:
         figures=figures,
         replayable=replayable,
         links=list(pupil.parent_links.all()),
+        social=pupil_social_rows(pupil=pupil),
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from cardgames import engines
 from cardgames.models import Table
@@ -79,6 +80,23 @@ class BoardGroup:
     seats: int
     bots: int
     overridden: list[str] = field(default_factory=list)
+    # Why this group cannot start yet ("" when it can, or is empty or started).
+    problem: str = ""
+
+
+def group_problem(*, seats: int, has_bots: bool, min_players: int, max_players: int) -> str:
+    """The teacher's sentence for a group that cannot become a table."""
+    if seats < min_players:
+        if has_bots:
+            return ""  # pragma: no cover - bots always fill up to the minimum
+        return gettext(
+            "Il faut au moins %(lo)s joueurs à cette table : ajoutez des robots ou des élèves."
+        ) % {"lo": min_players}
+    if seats > max_players:
+        return gettext(
+            "Au plus %(hi)s joueurs à cette table : déplacez des élèves vers une autre table."
+        ) % {"hi": max_players}
+    return ""
 
 
 @dataclass
@@ -107,8 +125,15 @@ def session_board(*, class_session: ClassSession) -> Board:
     for group in groups:
         pupils = members.get(group.pk, [])
         seats = max(len(pupils), group.size) if group.bot_level else len(pupils)
-        if group.table_id is None and pupils and engine.min_players <= seats <= engine.max_players:
-            ready += 1
+        problem = ""
+        if group.table_id is None and pupils:
+            problem = group_problem(
+                seats=seats,
+                has_bots=bool(group.bot_level),
+                min_players=engine.min_players,
+                max_players=engine.max_players,
+            )
+            ready += not problem
         board_groups.append(
             BoardGroup(
                 group=group,
@@ -117,6 +142,7 @@ def session_board(*, class_session: ClassSession) -> Board:
                 seats=seats,
                 bots=seats - len(pupils),
                 overridden=sorted(group.options_override),
+                problem=problem,
             )
         )
     return Board(

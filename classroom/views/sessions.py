@@ -20,9 +20,16 @@ from django.views.decorators.http import require_POST
 from cardgames import rendering
 from cardgames.models import Table
 from cardgames.names import with_names
-from cardgames.ui import bot_level_choices
+from cardgames.ui import bot_level_choices, game_title
 from classroom import access, selectors, services
-from classroom.forms import GAME_LABELS, BotsForm, GroupSizeForm, OptionsForm, SessionStartForm
+from classroom.forms import (
+    DEFAULT_GAME,
+    BotsForm,
+    GroupSizeForm,
+    OptionsForm,
+    SessionStartForm,
+    game_cards,
+)
 from classroom.models import (
     Attendance,
     ClassSession,
@@ -39,12 +46,20 @@ from classroom.views.common import (
 
 
 def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
+    """Open a session: the games as cards (title, pitch, icon, players), and the
+    chosen game's options, built from its engine's ``option_schema()``. Choosing
+    another game swaps the options in place (htmx ``GET ?game=``)."""
     school_class = access.access_class(request.user, class_id)
     start_form = SessionStartForm(request.POST or None)
-    game = request.POST.get("game") if request.method == "POST" else "chasse"
-    if game not in dict(start_form.fields["game"].choices):
-        game = "chasse"
+    offered = dict(start_form.fields["game"].choices)
+    game = (request.POST if request.method == "POST" else request.GET).get("game", DEFAULT_GAME)
+    if game not in offered:
+        game = DEFAULT_GAME
     options_form = OptionsForm(request.POST or None, game=game, targeted=False)
+    if request.method == "GET" and getattr(request, "htmx", False):
+        return render(
+            request, "classroom/teacher/_game_options.html", {"options_form": options_form, "game": game}
+        )
     if request.method == "POST" and start_form.is_valid() and options_form.is_valid():
         class_session = services.session_start(
             school_class=school_class,
@@ -57,7 +72,13 @@ def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
     return render(
         request,
         "classroom/teacher/session_new.html",
-        {"school_class": school_class, "start_form": start_form, "options_form": options_form},
+        {
+            "school_class": school_class,
+            "start_form": start_form,
+            "options_form": options_form,
+            "games": game_cards(game),
+            "game": game,
+        },
     )
 
 
@@ -65,7 +86,7 @@ def _session_context(request: HttpRequest, class_session: ClassSession) -> dict[
     return {
         "class_session": class_session,
         "school_class": class_session.school_class,
-        "game_label": GAME_LABELS.get(class_session.game, class_session.game),
+        "game_label": game_title(class_session.game),
         "board": selectors.session_board(class_session=class_session)
         if class_session.is_open
         else None,

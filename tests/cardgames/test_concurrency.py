@@ -98,3 +98,34 @@ def test_a_bot_timeout_racing_the_pupils_move_applies_one(attempt: int) -> None:
     assert move.timed_out == move.by_bot  # either the timed-out bot, or the pupil in time
     # Seat 1 (a pupil) has its own fresh clock; nobody played it.
     assert not Move.objects.filter(table=table, seat=1).exists()
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_two_acceptances_of_one_purrfect_offer_on_threads_make_one_trade(attempt: int) -> None:
+    """Simultaneous game, no version check: the row lock alone decides who wins
+    the offer; the other seat is refused ``offer_taken`` and its hand is intact."""
+    table = started_table(game="purrfect", pupils=4, bots=0, seed=300 + attempt)
+    engine = engines.get("purrfect")
+    state = engine.from_json(GameState.objects.get(table=table).state)
+    services.action_submit(
+        table=table, seat=0, action={"type": "offer", "cards": [state.hands[0][0]]},
+        version=None, nonce="offer",
+    )
+    offer = engine.from_json(GameState.objects.get(table=table).state).offers[-1].id
+
+    def accept(seat: int) -> Callable[[], Any]:
+        action = {"type": "accept", "offer": offer, "cards": [state.hands[seat][0]]}
+        return lambda: services.action_submit(
+            table=table, seat=seat, action=action, version=1, nonce=f"accept-{seat}"
+        )
+
+    results = _race(accept(1), accept(2))
+    applied = [r for r in results if isinstance(r, services.ActionResult)]
+    refused = [r for r in results if isinstance(r, services.ActionRefused)]
+    assert len(applied) == 1 and len(refused) == 1, results
+    assert refused[0].code == "offer_taken"
+    after = engine.from_json(GameState.objects.get(table=table).state)
+    trades = [e for e in after.log if e["type"] == "trade_done"]
+    assert len(trades) == 1
+    loser = 2 if trades[0]["seats"][1] == 1 else 1
+    assert after.hands[loser] == state.hands[loser]

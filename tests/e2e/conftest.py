@@ -81,6 +81,9 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSe
             "SQLITE_PATH": str(db),
             "BOT_DELAY_MIN": "0.3",
             "BOT_DELAY_MAX": "0.5",
+            # Purrfect's robots: slow enough for the test's pupils to trade too.
+            "SIMULTANEOUS_BOT_DELAY_MIN": "2.0",
+            "SIMULTANEOUS_BOT_DELAY_MAX": "3.5",
             "AXES_ENABLED": "False",
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }

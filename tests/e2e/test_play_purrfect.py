@@ -1,0 +1,254 @@
+"""Purrfect in a real browser: a teacher starts a Purrfect session, four pupils
+join on four tablets (two portrait 768x1024, one landscape 1024x768, one
+1280x800), are grouped with one robot (five seats), and trade: an offer, an
+acceptance with the wrong number of cards then the right one, a withdrawal, a
+mistaken "Purrfect!", and on until the round (here: the game) ends with paws
+shown. The pupil report then shows the participation.
+
+Screenshots go to ``artifacts/screenshots/purrfect-*.png`` for a human to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.test_play_chasse import CLASS_NAME, _join, _session, _teacher
+
+PORTRAIT = {"width": 768, "height": 1024}
+LANDSCAPE = {"width": 1024, "height": 768}
+WIDE = {"width": 1280, "height": 800}
+
+
+def _over(page: Any) -> bool:
+    return page.locator("#table-main .pf-ranking").count() > 0
+
+
+def _wait_render(page: Any, before: str, timeout: float = 8) -> None:
+    """Wait until the table has been drawn again (its version changed)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.locator("#table-main").get_attribute("data-version") != before:
+            return
+        page.wait_for_timeout(60)
+
+
+def _version(page: Any) -> str:
+    return page.locator("#table-main").get_attribute("data-version") or ""
+
+
+def _notice(page: Any) -> str:
+    return page.locator("#table-notice").inner_text().strip()
+
+
+def _meow_counts(page: Any) -> dict[str, int]:
+    """What a child reads on the meow board: word → number of cards."""
+    out = {}
+    for tile in page.locator(".pf-meow").all():
+        out[tile.locator(".pf-meow-word").inner_text().strip()] = int(
+            tile.locator(".pf-meow-count").inner_text().strip()
+        )
+    return out
+
+
+def _group_with(page: Any, count: int) -> Any | None:
+    for group in page.locator(".pf-group").all():
+        if group.locator(".pf-card:not(.is-locked)").count() >= count:
+            return group
+    return None
+
+
+def _offer(page: Any, count: int = 1) -> bool:
+    group = _group_with(page, count)
+    if group is None or page.locator(".pf-own-offer").count():
+        return False
+    for card in group.locator(".pf-card:not(.is-locked)").all()[:count]:
+        card.click()
+    page.locator("[data-send]").click()
+    try:
+        page.locator(".pf-own-offer").wait_for(timeout=8_000)
+    except Exception:
+        return False
+    return True
+
+
+def _accept_any(page: Any) -> bool:
+    """Take the first open offer, paying with as many cards as its meow says."""
+    offers = page.locator("label.pf-offer:not(.is-off)")
+    if offers.count() == 0:
+        return False
+    counts = _meow_counts(page)
+    offer = offers.first
+    meow = offer.locator(".pf-offer-meow").inner_text().strip().strip("«» ")
+    count = counts.get(meow)
+    group = _group_with(page, count or 99)
+    if not count or group is None:
+        return False
+    offer.click()
+    for card in group.locator(".pf-card:not(.is-locked)").all()[:count]:
+        card.click()
+    before = _version(page)
+    page.locator("[data-send]").click()
+    _wait_render(page, before, timeout=3)
+    return True
+
+
+def _withdraw(page: Any) -> bool:
+    button = page.locator(".pf-withdraw")
+    if button.count() == 0:
+        return False
+    button.click()
+    page.locator(".pf-own-offer").wait_for(state="detached", timeout=8_000)
+    return True
+
+
+def test_four_pupils_and_a_robot_trade_until_paws_are_won(
+    live_server_url: Any, browser: Any, screenshots: Path
+) -> None:
+    server = live_server_url
+    teacher, page = _teacher(browser, server)
+    class_id = json.loads(
+        server.shell(
+            "import json; from classroom.models import SchoolClass;"
+            f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
+        ).splitlines()[-1]
+    )
+    # 1. The session form offers the four games; the teacher picks Purrfect.
+    page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
+    for game in ("chasse", "purrfect", "pinocchio", "picktura"):
+        assert page.locator(f'input[name="game"][value="{game}"]').count() == 1, game
+    page.screenshot(path=str(screenshots / "purrfect-session-form-1280x800.png"), full_page=True)
+    page.locator('input[name="game"][value="purrfect"]').check()
+    page.locator('input[name="paws_to_win"]').wait_for()
+    page.fill('input[name="paws_to_win"]', "1")
+    page.fill('input[name="round_actions"]', "100")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(re.compile(r".*/teacher/sessions/\d+/$"))
+    demo = _session(server)
+    assert demo["options"]["paws_to_win"] == 1
+
+    # 2. Four pupils join on four tablets.
+    pupils = demo["pupils"][:4]
+    sizes = [PORTRAIT, LANDSCAPE, WIDE, PORTRAIT]
+    names = ["768x1024", "1024x768", "1280x800", "768x1024-b"]
+    tablets = [
+        _join(browser, server, demo["code"], pupil, size)
+        for pupil, size in zip(pupils, sizes, strict=True)
+    ]
+    # 3. One table of five: the four pupils and a robot.
+    page.reload()
+    page.get_by_role("button", name="groupes de 5").click()
+    page.locator(".table-card").first.wait_for()
+    page.locator(".bots-form select[name=level]").first.select_option("easy")
+    page.wait_for_timeout(600)
+    assert "1 robot" in page.locator(".table-card").first.inner_text()
+    page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
+    for tablet in tablets:
+        tablet.wait_for_url("**/table/**", timeout=15_000)
+        tablet.locator(".pf-hand").wait_for(timeout=10_000)
+    a, b, c, d = tablets
+    # Before the first move, "how to play" is open; names are whole at 5 seats.
+    for tablet, name in zip(tablets, names, strict=True):
+        assert tablet.locator("details.cg-howto[open]").count() == 1
+        for pupil in pupils:
+            assert pupil["display_name"] in tablet.locator(".pf-players").inner_text()
+        tablet.screenshot(path=str(screenshots / f"purrfect-start-{name}.png"))
+    for tablet in tablets:
+        tablet.locator("details.cg-howto > summary").click()
+    # Colour is never the only signal: the hand in greyscale, for a human to check.
+    a.evaluate("document.documentElement.style.filter = 'grayscale(1)'")
+    a.locator(".pf-hand").screenshot(path=str(screenshots / "purrfect-hand-greyscale-768x1024.png"))
+    a.evaluate("document.documentElement.style.filter = ''")
+
+    # 4. A offers one card: everyone sees the meow, nobody the count.
+    assert _offer(a, 1)
+    a.screenshot(path=str(screenshots / "purrfect-offer-768x1024.png"))
+    b.locator("label.pf-offer").first.wait_for(timeout=8_000)
+    # 5. B answers with two cards (the meow misread): a sentence that teaches,
+    #    without the number; then with one card, and the trade happens.
+    group = _group_with(b, 2)
+    assert group is not None  # nine cards, five cats: some cat twice
+    a_name = pupils[0]["display_name"]
+    offer = b.locator("label.pf-offer", has_text=a_name)
+    if offer.count():
+        offer.first.click()
+        cards = group.locator(".pf-card:not(.is-locked)").all()[:2]
+        for card in cards:
+            card.click()
+        assert b.locator("[data-send]").inner_text().strip().endswith("Échanger")
+        b.locator("[data-send]").click()
+        b.locator("#table-notice.is-shown").wait_for(timeout=5_000)
+        text = _notice(b)
+        if "Regarde le tableau des miaous" in text:
+            assert not re.search(r"\d", text), text
+            b.screenshot(path=str(screenshots / "purrfect-wrong-count-1024x768.png"))
+            cards[1].click()  # one card now
+            before = _version(b)
+            b.locator("[data-send]").click()
+            _wait_render(b, before)
+            b.screenshot(path=str(screenshots / "purrfect-trade-1024x768.png"))
+        else:
+            assert text.startswith("Trop tard"), text  # the robot was faster
+    # 6. C offers, sees its cards locked, and withdraws.
+    assert _offer(c, 1)
+    assert c.locator(".pf-card.is-locked").count() >= 1
+    c.screenshot(path=str(screenshots / "purrfect-locked-1280x800.png"))
+    assert _withdraw(c)
+    # 7. D claims "Purrfect!" too early: shown to the table, button disabled.
+    before = _version(d)
+    d.locator(".pf-claim").click()
+    _wait_render(d, before)
+    d.locator(".pf-claim-why").wait_for(timeout=5_000)
+    assert d.locator(".pf-claim").is_disabled()
+    d.screenshot(path=str(screenshots / "purrfect-claim-768x1024-b.png"))
+    a.locator(".pf-recent", has_text="trop tôt").wait_for(timeout=5_000)
+
+    # 8. Everybody trades on until the round (and, with one paw to win, the game) ends.
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and not _over(a):
+        for tablet in tablets:
+            if _over(tablet):
+                break
+            if not (_withdraw(tablet) or _accept_any(tablet) or _offer(tablet, 1)):
+                tablet.wait_for_timeout(100)
+    assert _over(a), "the round never ended"
+    for tablet, name in zip(tablets, names, strict=True):
+        tablet.locator(".pf-ranking").wait_for(timeout=10_000)
+        tablet.locator(".pf-round").wait_for()
+        paws = tablet.locator(".pf-players .pf-paw:not(.is-none)")
+        assert paws.count() >= 1, "no paw shown"
+        tablet.screenshot(path=str(screenshots / f"purrfect-round-over-{name}.png"), full_page=True)
+
+    # 9. The monitor and the projector show the table's public side.
+    monitor = teacher.new_page()
+    monitor.goto(f"{server.url}/teacher/sessions/{demo['session']}/monitor/")
+    monitor.wait_for_load_state("networkidle")
+    assert "Pattes" in monitor.locator("body").inner_text()
+    monitor.screenshot(path=str(screenshots / "purrfect-monitor-1280x800.png"), full_page=True)
+    watch = teacher.new_page()
+    watch.goto(a.url.rstrip("/") + "/projector/")
+    watch.locator(".pf-public").wait_for()
+    watch.wait_for_timeout(1_500)  # the socket's first live render has come
+    # Public information only: no hand, no form, no teacher button.
+    controls = watch.locator("#table-main :is(.pf-hand, .pf-trade, form, button:not(.pf-speak))")
+    assert controls.count() == 0, [c.evaluate("e => e.outerHTML.slice(0, 200)") for c in controls.all()]
+    assert "Rejouer" not in watch.locator("#table-main").inner_text()
+    watch.screenshot(path=str(screenshots / "purrfect-projector-1280x800.png"), full_page=True)
+    # The teacher's own view of the table offers "Rejouer".
+    table_view = teacher.new_page()
+    table_view.goto(a.url)
+    table_view.locator(".pf-ranking").get_by_role("button", name=re.compile("Rejouer")).wait_for()
+
+    # 10. The pupil report shows the Purrfect participation.
+    report = teacher.new_page()
+    report.goto(f"{server.url}/teacher/pupils/{pupils[0]['pk']}/report/")
+    section = report.locator("#social-games")
+    section.wait_for()
+    assert "Purrfect" in section.inner_text()
+    report.screenshot(path=str(screenshots / "purrfect-pupil-report-1280x800.png"), full_page=True)
+    for tablet in tablets:
+        tablet.context.close()
+    teacher.close()
