@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 from cardgames import liveness, rendering, revocation, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.engines.base import IllegalAction
+from cardgames.i18n import SocketLanguageMixin
 from cardgames.models import Table
 from cardgames.parsing import whole_number
 
@@ -147,7 +148,10 @@ def _shared_screen(
     key = (snap.table.pk, stamp, seat, steer, translation.get_language())
     screen = _SHARED_SCREENS.get(key)
     if screen is None:
-        screen = _SHARED_SCREENS[key] = rendering.render_screen(snap, seat, steer=steer)
+        # A broadcast is news to every screen: its spoken line is said once.
+        screen = _SHARED_SCREENS[key] = rendering.render_screen(
+            snap, seat, steer=steer, announce=True
+        )
         while len(_SHARED_SCREENS) > _SHARED_SCREENS_MAX:
             _SHARED_SCREENS.popitem(last=False)
     return screen
@@ -180,7 +184,10 @@ class _Fresh:
     stamp: str | None = None
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
+    """Every message is handled, and every render made, in the socket's own
+    language (``SocketLanguageMixin``); shared renders are keyed by it."""
+
     table_id: int
     group: str
     access: TableAccess | None = None

@@ -10,6 +10,7 @@ game lives only in a process's memory.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import BOT_LEVELS, DEFAULT_BOT_LEVEL
@@ -42,7 +43,12 @@ class Table(models.Model):
         indexes = [models.Index(fields=["status"])]
 
     def __str__(self) -> str:
-        return self.label or f"{self.game} #{self.pk}"
+        """The table's name in the reader's language: a label is stored as its
+        untranslated msgid (``gettext_noop``), with ``%(n)s`` for the number."""
+        if not self.label:
+            return f"{self.game} #{self.pk}"
+        title = gettext(self.label)
+        return title % {"n": self.number} if "%(n)s" in title else title
 
 
 class Seat(models.Model):

@@ -63,7 +63,7 @@ class Snapshot:
 
     @property
     def seat_names(self) -> list[str]:
-        return [seat.display_name for seat in self.seats]
+        return [shown_name(seat) for seat in self.seats]
 
 
 def snapshot(table_id: int) -> Snapshot | None:
@@ -97,6 +97,13 @@ def snapshot(table_id: int) -> Snapshot | None:
         version=found[0].version if found else 0,
         engine=engine,
         state=state,
+    )
+
+
+def shown_name(seat: Seat) -> str:
+    """A seat's name in the reader's language (robots are renamed when shown)."""
+    return ui.seat_name(
+        display_name=seat.display_name, is_bot=seat.is_bot, bot_level=seat.bot_level or ""
     )
 
 
@@ -185,7 +192,7 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         players=[
             {
                 "index": s.index,
-                "name": s.display_name,
+                "name": shown_name(s),
                 "avatar": s.avatar,
                 "avatar_url": "" if s.is_bot else avatar_url(s.avatar),
                 "is_bot": s.is_bot,
@@ -246,11 +253,19 @@ def refusal_text(snap: Snapshot | None, seat: int | None, code: str, action: Any
 
 
 def render_fragments(
-    snap: Snapshot, seat: int | None, *, notice: str = "", oob: bool = True, steer: bool = False
+    snap: Snapshot,
+    seat: int | None,
+    *,
+    notice: str = "",
+    oob: bool = True,
+    steer: bool = False,
+    announce: bool = False,
 ) -> str:
-    """The seat's whole live area as out-of-band fragments (main, log, notice)."""
+    """The seat's whole live area as out-of-band fragments (main, log, notice).
+    ``announce``: the table changed since this screen's last render, so the
+    notice area (the only live region) says the change once, for screen readers."""
     context = seat_context(snap, seat, steer=steer)
-    context.update(notice=notice, oob=oob)
+    context.update(notice=notice, oob=oob, announce=announce)
     return render_to_string("cardgames/_fragments.html", context)
 
 
@@ -324,7 +339,7 @@ class Screen:
         for key, unit in self.units.items():
             if shown.units.get(key) != unit:
                 tag = unit[: unit.index(">")]
-                parts.append(unit if _OOB in tag else unit.replace(" data-unit", " data-unit" + _OOB, 1))
+                parts.append(unit if "hx-swap-oob" in tag else unit.replace(" data-unit", " data-unit" + _OOB, 1))
         shown.units = dict(self.units)
         return "".join(parts)
 
@@ -364,10 +379,15 @@ class Shown:
 
 
 def render_screen(
-    snap: Snapshot, seat: int | None, *, notice: str = "", steer: bool = False
+    snap: Snapshot,
+    seat: int | None,
+    *,
+    notice: str = "",
+    steer: bool = False,
+    announce: bool = False,
 ) -> Screen:
     return Screen.of(
-        render_fragments(snap, seat, notice=notice, steer=steer),
+        render_fragments(snap, seat, notice=notice, steer=steer, announce=announce),
         version=snap.version,
         status=str(snap.table.status),
     )

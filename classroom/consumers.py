@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from cardgames import engines
 from cardgames import services as cardgames_services
+from cardgames.i18n import SocketLanguageMixin
 from classroom import access, selectors, services
 from classroom.live_help import KEEP, HelpMark, RecentPlay, needs_help
 from classroom.models import ClassSession
@@ -44,9 +45,10 @@ from classroom.services.monitor import MonitorRefused, monitor_act
 logger = logging.getLogger(__name__)
 
 
-class _LivePage(AsyncWebsocketConsumer):
+class _LivePage(SocketLanguageMixin, AsyncWebsocketConsumer):
     """A page that listens to one channel group and, on each event, redraws
-    itself from the database. What the client sends is ignored."""
+    itself from the database, in the socket's own language. What the client
+    sends is ignored."""
 
     group_name = ""
 
@@ -189,7 +191,7 @@ def render_help(pupil_id: int, mark: HelpMark | None) -> str:
     )
 
 
-class MonitorConsumer(AsyncWebsocketConsumer):
+class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     """``ws/teacher/sessions/<session_id>/monitor/``: the teacher's live board."""
 
     session_id: int

@@ -71,10 +71,11 @@ class EmailAuthenticationForm(AuthenticationForm):
 class ClassForm(forms.ModelForm):
     class Meta:
         model = SchoolClass
-        fields = ["name", "level", "practice_allowed", "practice_from", "practice_until"]
+        fields = ["name", "level", "language", "practice_allowed", "practice_from", "practice_until"]
         labels = {
             "name": _("Nom de la classe"),
             "level": _("Niveau"),
+            "language": _("Langue des tablettes et des lettres aux parents"),
             "practice_allowed": _("Entraînement libre"),
             "practice_from": _("Entraînement à partir de (facultatif)"),
             "practice_until": _("Entraînement jusqu'à (facultatif)"),
@@ -87,6 +88,7 @@ class ClassForm(forms.ModelForm):
         }
         widgets = {
             "level": forms.RadioSelect,
+            "language": forms.RadioSelect,
             "practice_from": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "practice_until": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }

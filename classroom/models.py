@@ -31,6 +31,16 @@ def new_link_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+class ClassLanguage(models.TextChoices):
+    """The language of a class's tablets and parent letters. Blank: each tablet
+    follows its own browser (and a parent's phone its own)."""
+
+    BROWSER = "", _("celle de chaque appareil")
+    FR = "fr", "Français"
+    DE = "de", "Deutsch"
+    EN = "en", "English"
+
+
 class SchoolClass(models.Model):
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes"
@@ -42,6 +52,13 @@ class SchoolClass(models.Model):
     practice_allowed = models.BooleanField(_("entraînement libre autorisé"), default=False)
     practice_from = models.TimeField(_("entraînement à partir de"), null=True, blank=True)
     practice_until = models.TimeField(_("entraînement jusqu'à"), null=True, blank=True)
+    language = models.CharField(
+        _("langue des tablettes et des lettres aux parents"),
+        max_length=5,
+        choices=ClassLanguage.choices,
+        default=ClassLanguage.BROWSER,
+        blank=True,
+    )
     link_token = models.CharField(max_length=32, unique=True, default=new_link_token)
     created_at = models.DateTimeField(auto_now_add=True)
 

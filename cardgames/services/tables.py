@@ -35,7 +35,8 @@ class SeatSpec:
 
 def bot_seat(*, level: str, number: int) -> SeatSpec:
     """A bot's seat, named after its level so a child knows how strong it plays."""
-    name = " ".join(part for part in ("Robot", ui.bot_level_label(level), str(number)) if part)
+    # Stored in the creator's language; screens rename it in theirs (ui.seat_name).
+    name = ui.bot_name(level, number)
     return SeatSpec(
         player_key=f"bot:{level}",
         display_name=name,

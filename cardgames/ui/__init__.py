@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.ui import generic
@@ -202,6 +202,24 @@ _BOT_LEVEL_LABELS = {
     "medium": gettext_lazy("Moyen"),
     "hard": gettext_lazy("Difficile"),
 }
+
+
+def bot_name(level: str, number: int | str) -> str:
+    """A robot's name in the reader's language ("Robot Facile 1", "Roboter
+    Leicht 1"): built when shown, never stored translated."""
+    label = bot_level_label(level)
+    if not label:
+        return gettext("Robot %(n)s") % {"n": number}
+    return gettext("Robot %(level)s %(n)s") % {"level": label, "n": number}
+
+
+def seat_name(*, display_name: str, is_bot: bool, bot_level: str) -> str:
+    """What a seat is called on screen: a pupil's own name, a robot's name in
+    the reader's language (its number is the last word of the stored name)."""
+    if not is_bot or not bot_level:
+        return display_name
+    last = display_name.rsplit(" ", 1)[-1]
+    return bot_name(bot_level, last if last.isdigit() else 1)
 
 
 def bot_level_label(level: str) -> str:

@@ -436,6 +436,8 @@ def explain_move(
     lines: list[dict[str, str]] = []
     played: Mapping[str, Any] | None = None
     target_total: Any = None
+    # The end of the game says only the end: no "on recommence à 0" before it.
+    game_ends = any(event.get("type") == "game_over" for event in events)
     for event in events:
         kind = event.get("type")
         seat = event.get("seat")
@@ -517,7 +519,7 @@ def explain_move(
                 else gettext("Saut : %(name)s passe son tour.") % {"name": _name(seat_names, seat)}
             )
             lines.append({"kind": "info", "icon": "⏭", "text": text})
-        elif kind == "round_over":
+        elif kind == "round_over" and not game_ends:
             text = gettext("Fin de la manche %(round)s (total %(total)s). On recommence à 0 !") % {
                 "round": event.get("round"),
                 "total": event.get("total", target_total),
@@ -573,21 +575,32 @@ def events_context(
     only the lines of the newest move carry ``new`` so only they animate."""
     moves = _moves(history)
     latest_key = moves[-1][0] if moves else -1
+    over = bool(view.get("over"))
+
+    def shown(line: Mapping[str, Any]) -> bool:
+        # Once the game is over the ranking says so; no line repeats it.
+        return not (over and line["kind"] == "over")
+
     mine: dict[str, Any] | None = None
+    pinned: set[tuple[int, str]] = set()
     if seat is not None:
         for key, events in reversed(moves):
             if events[0].get("seat") == seat:
                 lines = [
                     line
                     for line in explain_move(events, seat_names, seat)
-                    if line["kind"] != "info"
+                    if line["kind"] != "info" and shown(line)
                 ]
                 mine = {"key": key, "lines": lines, "new": key == latest_key}
+                pinned = {(key, line["text"]) for line in lines}
                 break
+    # Each event is said once per screen: what is pinned above is not repeated
+    # in the history below it.
     recent: list[dict[str, Any]] = []
     for key, events in reversed(moves):
         for line in explain_move(events, seat_names, seat):
-            recent.append({**line, "new": key == latest_key, "key": key})
+            if shown(line) and (key, line["text"]) not in pinned:
+                recent.append({**line, "new": key == latest_key, "key": key})
         if len(recent) >= LOG_LINES:
             break
     return {
@@ -595,7 +608,9 @@ def events_context(
         "mine": mine,
         "recent": recent[:RECENT_LINES],
         "log_lines": recent[:LOG_LINES],
-        "latest": explain_move(moves[-1][1], seat_names, seat) if moves else [],
+        "latest": [line for line in explain_move(moves[-1][1], seat_names, seat) if shown(line)]
+        if moves
+        else [],
         # Changes with every move, so the browser replays the gentle animation
         # for new events only when the key changes (see _play.css).
         "latest_key": latest_key,

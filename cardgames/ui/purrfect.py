@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.purrfect import CAT_NAMES, HAND_SIZE, MAX_OFFER, POSES, card_cat
+from cardgames.names import name_mark, names_place
 from cardgames.parsing import whole_number
 from cardgames.ui import art, generic
 
@@ -327,9 +328,12 @@ def explain(
         return {"kind": "trade", "icon": "🤝", "text": text}
     if kind == "cards_received":
         count = len(event.get("cards") or [])
-        text = ngettext(
-            "Tu reçois %(n)s carte de %(name)s.", "Tu reçois %(n)s cartes de %(name)s.", count
-        ) % {"n": count, "name": _name(seat_names, event.get("from"))}
+        text = names_place(
+            ngettext(
+                "Tu reçois %(n)s carte de %(name)s.", "Tu reçois %(n)s cartes de %(name)s.", count
+            )
+            % {"n": count, "name": name_mark(_name(seat_names, event.get("from")))}
+        )
         return {"kind": "good", "icon": "🎁", "text": text}
     if kind == "claim_failed":
         text = (

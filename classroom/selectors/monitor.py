@@ -65,7 +65,7 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
         "seats": [
             {
                 "index": seat.index,
-                "name": seat.display_name,
+                "name": rendering.shown_name(seat),
                 "is_bot": seat.is_bot,
                 "bot_level": seat.bot_level,
                 "connected": seat.connections > 0,

@@ -11,17 +11,34 @@ from classroom.models import SchoolClass, new_link_token
 PRACTICE_FIELDS = ("practice_allowed", "practice_from", "practice_until")
 
 
-def class_create(*, teacher: Any, name: str, level: str, **practice: Any) -> SchoolClass:
-    """A new class; solo practice stays off unless ``practice_allowed`` says so."""
+def class_create(
+    *, teacher: Any, name: str, level: str, language: str = "", **practice: Any
+) -> SchoolClass:
+    """A new class; solo practice stays off unless ``practice_allowed`` says so.
+    ``language``: its tablets' and parent letters' (blank: each device's own)."""
     extra = {k: v for k, v in practice.items() if k in PRACTICE_FIELDS}
-    return SchoolClass.objects.create(teacher=teacher, name=name.strip(), level=level, **extra)
+    return SchoolClass.objects.create(
+        teacher=teacher, name=name.strip(), level=level, language=language, **extra
+    )
 
 
-def class_update(*, school_class: SchoolClass, name: str, level: str, **practice: Any) -> SchoolClass:
-    """Rename, change the level, or the practice switch and hours."""
+def class_update(
+    *,
+    school_class: SchoolClass,
+    name: str,
+    level: str,
+    language: str | None = None,
+    **practice: Any,
+) -> SchoolClass:
+    """Rename, change the level, or the practice switch and hours, or the
+    language of the tablets and parent letters (``None``: unchanged; a tablet
+    already signed in picks it up when it next joins)."""
     school_class.name = name.strip()
     school_class.level = level
     fields = ["name", "level"]
+    if language is not None:
+        school_class.language = language
+        fields.append("language")
     for key, value in practice.items():
         if key == "practice_allowed" and value is None:
             continue  # not given: unchanged

@@ -55,10 +55,8 @@ def session_end_everything(*, class_session: ClassSession) -> None:
         for table in tables:
             if table.status != Table.Status.FINISHED:
                 cardgames_services.table_end(table=table)
-        cardgames_services.tables_close_sockets(
-            table_ids=[t.pk for t in tables],
-            reason=_("La séance est terminée. Merci et à bientôt !"),
-        )
+        # No reason given: each tablet says goodbye in its own language.
+        cardgames_services.tables_close_sockets(table_ids=[t.pk for t in tables])
     for login in list(TabletLogin.objects.filter(class_session=class_session)):
         tablet_sign_out(login=login)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from cardgames import services as cardgames_services
 from cardgames.engines.base import BOT_LEVELS
@@ -73,7 +73,8 @@ def practice_start(
         options=options,
         group_key=class_session.group_key,
         number=1,
-        label=_("Entraînement ciblé") if focus else _("Entraînement"),
+        # Stored untranslated: each screen says it in its own language.
+        label=gettext_noop("Entraînement ciblé") if focus else gettext_noop("Entraînement"),
     )
     cardgames_services.table_start(table=table)
     if assignment is not None:

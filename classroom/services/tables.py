@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from cardgames import engines
 from cardgames import services as cardgames_services
@@ -80,7 +81,8 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
                     options=options,
                     group_key=class_session.group_key,
                     number=group.number,
-                    label=_("Table %(n)s") % {"n": group.number},
+                    # Stored untranslated: each screen says it in its own language.
+                    label=gettext_noop("Table %(n)s"),
                 )
                 cardgames_services.table_start(table=table)
                 group.table = table

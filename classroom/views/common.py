@@ -9,8 +9,10 @@ import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import translation
 from django_htmx.middleware import HtmxDetails
 
+from cardgames.i18n import SESSION_LANGUAGE_KEY, request_language_set
 from classroom import services
 from classroom.models import SchoolClass
 from classroom.pictures import avatar_url
@@ -47,6 +49,18 @@ def hx_redirect(request: HttpRequest, target: str) -> HttpResponse:
         response["HX-Redirect"] = target
         return response
     return redirect(target)
+
+
+def tablet_language_set(request: HttpRequest, school_class: Any) -> None:
+    """From the moment a tablet knows its class, it speaks the class's language
+    (kept in the session, so its pages and its websockets agree); a class
+    without one leaves each tablet in its browser's language."""
+    language = getattr(school_class, "language", "")
+    if language:
+        request.session[SESSION_LANGUAGE_KEY] = language
+        request_language_set(request, language)
+    elif request.session.pop(SESSION_LANGUAGE_KEY, None) is not None:
+        request_language_set(request, translation.get_language_from_request(request))
 
 
 def name_buttons(pupils: Any) -> list[dict[str, Any]]:

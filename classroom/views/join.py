@@ -34,6 +34,7 @@ from classroom.views.common import (
     name_buttons,
     remember_practice_class,
     table_url,
+    tablet_language_set,
 )
 
 LOGIN_KEYS = ("player_key", "pupil_id", "class_session_id")
@@ -112,6 +113,7 @@ def _check_join_code(
         return "", _("Ce code ne marche pas. Regarde bien le tableau et réessaie !"), False
     request.session[access.JOIN_SESSION_KEY] = class_session.pk
     request.session.pop(TYPED_KEY, None)
+    tablet_language_set(request, class_session.school_class)
     return code, "", True
 
 
@@ -219,6 +221,7 @@ def _log_in(request: HttpRequest, class_session: ClassSession, pupil: Pupil) -> 
     request.session["player_key"] = pupil.player_key
     request.session["pupil_id"] = pupil.pk
     request.session["class_session_id"] = class_session.pk
+    tablet_language_set(request, class_session.school_class)
     request.session.save()
     services.tablet_login(
         class_session=class_session,

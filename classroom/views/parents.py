@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core import signing
 from django.http import (
     Http404,
@@ -20,11 +21,12 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from cardgames.i18n import request_language_set, supported
 from classroom import access, charts, selectors
 from classroom.forms import ParentLinkForm
 from classroom.models import (
@@ -87,11 +89,24 @@ def parent_link_revoke_view(request: HttpRequest, link_id: int) -> HttpResponse:
     return response
 
 
+# The parent page's own language choice, in a cookie scoped to that page.
+PARENT_LANGUAGE_PARAM = "lang"
+
+
+def _parent_language(request: HttpRequest, school_class: Any) -> None:
+    """The parent's own choice (the language cookie, set by the page's language
+    links) first, then the class's language, then the phone's."""
+    chosen = supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+    request_language_set(request, chosen or school_class.language or None)
+
+
 @never_cache
 def parent_letter(request: HttpRequest, link_id: int) -> HttpResponse:
     """The printable letter with the link and its QR code. The token is only
     known to the browser that created the link (its letter cookie)."""
     link = access.access_parent_link(request.user, link_id)
+    # The letter goes home: in the class's language when it has one.
+    request_language_set(request, link.pupil.school_class.language or None)
     token = request.get_signed_cookie(
         f"{LETTER_COOKIE_PREFIX}{link.pk}",
         default=None,
@@ -150,6 +165,23 @@ def _parent_link(request: HttpRequest) -> ParentLink:
 @never_cache
 def parent_page(request: HttpRequest) -> HttpResponse:
     link = _parent_link(request)
+    wanted = request.GET.get(PARENT_LANGUAGE_PARAM)
+    if wanted is not None:
+        # A language link: remember it for this page, then drop it from the address.
+        response = HttpResponseRedirect(reverse("classroom:parent_page"))
+        chosen = supported(wanted) if wanted in dict(settings.LANGUAGES) else None
+        if chosen:
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                chosen,
+                max_age=PARENT_COOKIE_MAX_AGE,
+                path=reverse("classroom:parent_page"),
+                samesite="Lax",
+                secure=request.is_secure(),
+                httponly=True,
+            )
+        return response
+    _parent_language(request, link.pupil.school_class)
     report = selectors.parent_report(pupil=link.pupil)
     chart = selectors.pupil_cached(
         pupil=link.pupil,
@@ -169,6 +201,15 @@ def parent_page(request: HttpRequest) -> HttpResponse:
             "chart": chart,
             "link": link,
             "retention": RETENTION_TEXT,
+            "languages": [
+                {
+                    "code": code,
+                    # Each language in its own words: a parent finds theirs.
+                    "name": translation.get_language_info(code)["name_local"],
+                    "current": code == translation.get_language(),
+                }
+                for code, _name in settings.LANGUAGES
+            ],
         },
     )
     response["Referrer-Policy"] = "no-referrer"

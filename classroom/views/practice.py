@@ -36,6 +36,7 @@ from classroom.views.common import (
     hx_redirect,
     name_buttons,
     remember_practice_class,
+    tablet_language_set,
 )
 from classroom.views.join import picture_pad
 
@@ -67,6 +68,7 @@ def practice_entry(request: HttpRequest) -> HttpResponse:
 
 def practice_names(request: HttpRequest, link_token: str) -> HttpResponse:
     school_class = access.access_practice_class(link_token)
+    tablet_language_set(request, school_class)
     pupils = name_buttons(school_class.pupils.all())
     response = render(
         request,
@@ -88,6 +90,7 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
     if ok:
         request.session.cycle_key()
         request.session[PRACTICE_PUPIL_KEY] = pupil.pk
+        tablet_language_set(request, school_class)
         # A shared tablet: the practice login ends after a short idle time
         # (not the lesson's school day), so the next child is not this one.
         request.session.set_expiry(settings.PRACTICE_LOGIN_IDLE_SECONDS)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from cardgames import rendering
 from cardgames.models import Table
+from cardgames.names import with_names
 from cardgames.ui import bot_level_choices, game_title
 from classroom import access, selectors, services
 from classroom.forms import (
@@ -327,5 +328,5 @@ def tablet_sign_out(request: HttpRequest, login_id: int) -> HttpResponse:
     login_row = access.access_login(request.user, login_id)
     name = login_row.pupil.display_name
     services.tablet_sign_out(login=login_row)
-    messages.success(request, _("La tablette de %(name)s est déconnectée.") % {"name": name})
+    messages.success(request, with_names(_("La tablette de %(name)s est déconnectée."), name=name))
     return redirect("classroom:session_detail", session_id=login_row.class_session_id)

@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardgames.names import with_names
 from classroom import access, accounts, selectors, services
 from classroom.forms import ClassForm, PupilEditForm, PupilsPasteForm, SignupForm
 from classroom.pictures import AVATARS, avatar_url, picture
@@ -76,6 +77,7 @@ def class_new(request: HttpRequest) -> HttpResponse:
             teacher=request.user,
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
+            language=form.cleaned_data["language"],
             **_practice(form),
         )
         messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
@@ -118,6 +120,7 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             school_class=school_class,
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
+            language=form.cleaned_data["language"],
             **_practice(form),
         )
         messages.success(request, _("Classe enregistrée."))
@@ -243,7 +246,7 @@ def pupil_unlock(request: HttpRequest, pupil_id: int) -> HttpResponse:
     pupil = access.access_pupil(request.user, pupil_id)
     services.pupil_unlock(pupil=pupil)
     messages.success(
-        request, _("La carte de %(name)s est débloquée.") % {"name": pupil.display_name}
+        request, with_names(_("La carte de %(name)s est débloquée."), name=pupil.display_name)
     )
     return _back(request, reverse("classroom:class_detail", args=[pupil.school_class_id]))
 

@@ -44,7 +44,10 @@ def test_own_penalty_stays_explained_after_a_robot_plays() -> None:
     assert context["mine"]["new"] is False
     # Newest first in the short history, and only the robot's move is "new".
     assert context["recent"][0]["text"].startswith("Robot Pomme 1 joue 1 + 3")
-    assert [line["new"] for line in context["recent"]] == [True, False, False]
+    # The pinned penalty is said once on the screen: not again in the history.
+    assert [line["new"] for line in context["recent"]] == [True, False]
+    assert texts[0] not in [line["text"] for line in context["recent"]]
+    assert texts[0] not in [line["text"] for line in context["log_lines"]]
 
 
 def test_feedback_survives_a_new_round_until_the_pupil_plays_again() -> None:

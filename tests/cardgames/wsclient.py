@@ -24,7 +24,7 @@ VERSION = re.compile(r'id="table-state"[^>]*data-version="(\d+)"')
 CURRENT = re.compile(r'id="table-state"[^>]*data-current-seat="(\d*)"')
 OVER = re.compile(r'id="table-state"[^>]*data-over="1"')
 CARD_IDS = re.compile(r'data-card="(\d+)"|name="card" value="(\d+)"')
-NOTICE = re.compile(r'id="table-notice"[^>]*>(.*?)</div>', re.S)
+NOTICE = re.compile(r'id="table-notice".*?class="cg-notice-text"[^>]*>(.*?)</p>', re.S)
 _nonces = itertools.count(1)
 
 

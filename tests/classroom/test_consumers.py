@@ -59,11 +59,11 @@ async def test_the_projector_list_grows_live_as_pupils_join() -> None:
 
     await database_sync_to_async(_join)(leo)
     html = await projector.receive_from(timeout=5)
-    assert "Léo" in html and "1 élève est arrivé" in html
+    assert "Léo" in html and "1 élève est là" in html
 
     await database_sync_to_async(_join)(ines)
     html = await projector.receive_from(timeout=5)
-    assert "Léo" in html and "Inès" in html and "2 élèves sont arrivés" in html
+    assert "Léo" in html and "Inès" in html and "2 élèves sont là" in html
     await projector.disconnect()
 
 

@@ -59,8 +59,12 @@ class LiveServer:
     def manage(self, *args: str) -> str:
         """Run a management command against the server's database."""
         result = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, check=True,
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return result.stdout
 
@@ -94,7 +98,10 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSe
     log = (ARTIFACTS.parent / "e2e-server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     server.url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -121,7 +128,9 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
         yield FrenchBrowser(chromium)
         chromium.close()
 
@@ -203,3 +212,102 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     marker = ROOT / "artifacts" / "e2e-passed.txt"
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text("\n".join(_E2E_PASSED) + ("\n" if _E2E_PASSED else ""))
+
+
+# --------------------------------------------------------------------------- accessibility
+# axe-core (bundled by axe-playwright-python: nothing downloaded at run time) on
+# every page the browser tests visit, against WCAG 2.2 AA. ``serious`` and
+# ``critical`` violations fail the test; ``moderate`` and ``minor`` ones are
+# printed (and listed in artifacts/axe/), each either fixed or justified below.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+AXE_FAILING = {"serious", "critical"}
+# Moderate findings we keep on purpose, with the reason.
+AXE_JUSTIFIED: dict[tuple[str, str], str] = {
+    ("login-cards", "page-has-heading-one"): (
+        "checked as printed: the page's h1 sits in the on-screen instructions,"
+        " which print hides so that only the cards reach the paper"
+    ),
+}
+AXE_DIR = ROOT / "artifacts" / "axe"
+
+
+def axe_check(page: Any, name: str, *, include: str | None = None) -> list[dict[str, Any]]:
+    """Run axe on the page as it is now. Fails on serious/critical violations;
+    prints the others. Returns every violation (for tests that want more)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+    results = Axe().run(page, context=include, options=options)
+    violations = list(results.response.get("violations", []))
+    AXE_DIR.mkdir(parents=True, exist_ok=True)
+    (AXE_DIR / f"{name}.json").write_text(
+        __import__("json").dumps(violations, indent=1, ensure_ascii=False)
+    )
+    lines = []
+    for violation in violations:
+        impact = violation.get("impact") or "minor"
+        targets = [" ".join(map(str, node.get("target", []))) for node in violation["nodes"]][:4]
+        note = AXE_JUSTIFIED.get((name, violation["id"]), "")
+        lines.append(
+            f"  [{impact}] {violation['id']}: {violation['help']} ({len(violation['nodes'])}x)"
+            f" {targets}{'  — justified: ' + note if note and impact not in AXE_FAILING else ''}"
+        )
+    print(
+        f"axe {name}: {len(violations)} violation(s)" + ("\n" + "\n".join(lines) if lines else "")
+    )
+    lonely = emoji_alone(page)
+    assert not lonely, f"{name}: emoji carrying meaning alone (no words beside): {lonely}"
+    failing = [v for v in violations if v.get("impact") in AXE_FAILING]
+    assert not failing, f"axe {name}: serious/critical violations:\n" + "\n".join(
+        line for line in lines if "[serious]" in line or "[critical]" in line
+    )
+    return violations
+
+
+EMOJI_ALONE = r"""() => {
+  const emoji = /\p{Extended_Pictographic}/u;
+  const words = (text) => (text || '').replace(/[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F\u200D\s\p{P}\p{S}]/gu, '');
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!shown(el) || !emoji.test(el.innerText || '') || words(el.innerText)) continue;
+    if (el.querySelector('svg, img') || el.closest('svg')) continue;
+    // A control must say itself what it does; anything else needs words beside it.
+    const control = el.matches('button, a, [role=button], summary, label');
+    const around = control ? el : (el.closest('button, a, li, p, td, th, h1, h2, h3, h4, label, figure, div') || el.parentElement);
+    if (around && around !== el && words(around.innerText)) continue;
+    if (around && around !== el && around.querySelector('svg, img')) continue;
+    found.push(`${el.tagName}.${el.className} ${JSON.stringify((el.innerText || '').trim().slice(0, 12))}`);
+  }
+  return [...new Set(found)];
+}"""
+
+
+def emoji_alone(page: Any) -> list[str]:
+    """Visible emoji with no word (or drawing) beside them: the meaning would
+    rest on the emoji alone."""
+    return list(page.evaluate(EMOJI_ALONE))
+
+
+@pytest.fixture(scope="session")
+def axe() -> Any:
+    """``axe(page, "name")``: the accessibility check every browser test can call."""
+    return axe_check
+
+
+def small_touch_targets(page: Any, selector: str, minimum: float = 44) -> list[str]:
+    """Visible elements matching ``selector`` smaller than ``minimum`` CSS px in
+    width or height (WCAG 2.2 target size, the house rule being 48)."""
+    return list(
+        page.evaluate(
+            """([sel, min]) => Array.from(document.querySelectorAll(sel))
+                .filter(el => el.offsetParent !== null || el.getClientRects().length)
+                // A radio or checkbox is hit through its whole label.
+                .map(el => (el.matches('input') && el.closest('label')) || el)
+                .filter(el => { const r = el.getBoundingClientRect();
+                                return r.width > 0 && (r.width < min - .5 || r.height < min - .5); })
+                .map(el => { const r = el.getBoundingClientRect();
+                    return `${el.tagName}.${el.className} "${(el.getAttribute('aria-label') || el.textContent).trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`; })""",
+            [selector, minimum],
+        )
+    )

@@ -10,7 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.conftest import axe_check, small_touch_targets
+
 TABLET = {"width": 768, "height": 1024}
+# Everything a pupil taps (WCAG 2.2 target size: 44 x 44 CSS px).
+PUPIL_TARGETS = "main button, main a, main input:not([type=hidden]), main label"
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
@@ -34,6 +38,8 @@ def _tablet_join(
     page.goto(f"{server.url}/join")
     if shots:
         page.screenshot(path=str(shots / "join-keypad-768x1024.png"))
+        axe_check(page, "join-keypad")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "join-keypad"
     page.wait_for_load_state("networkidle")
     for typed, digit in enumerate(demo["code"][:-1], start=1):
         page.get_by_role("button", name=digit, exact=True).click()
@@ -42,6 +48,8 @@ def _tablet_join(
     page.wait_for_url("**/join/names/")
     if shots:
         page.screenshot(path=str(shots / "join-names-768x1024.png"), full_page=True)
+        axe_check(page, "join-names")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "join-names"
     page.get_by_role("link", name=pupil["display_name"], exact=True).click()
     page.wait_for_url("**/join/pupil/**")
     first, second = pupil["picture_code"]
@@ -49,11 +57,15 @@ def _tablet_join(
     page.locator(".pick-slot.filled").first.wait_for()
     if shots:
         page.screenshot(path=str(shots / "join-pictures-768x1024.png"))
+        axe_check(page, "join-pictures")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "join-pictures"
     page.locator(f'button[name="pick"][value="{second}"]').click()
     page.wait_for_url("**/lobby/")
     page.get_by_text("Attends ta table").wait_for()
     if shots:
         page.screenshot(path=str(shots / "lobby-768x1024.png"))
+        axe_check(page, "lobby")
+        assert small_touch_targets(page, PUPIL_TARGETS) == [], "lobby"
     return context
 
 
@@ -84,6 +96,7 @@ def test_a_pupil_joins_and_the_projector_shows_them_live(
     )
     projector.wait_for_timeout(500)
     projector.screenshot(path=str(screenshots / "projector-1920x1080.png"))
+    axe_check(projector, "projector")
 
     # The teacher's session page: tablets, groups of 3, and the board.
     session_page = teacher.new_page()
@@ -94,6 +107,7 @@ def test_a_pupil_joins_and_the_projector_shows_them_live(
     session_page.locator("#board .chip").first.click()
     session_page.get_by_text("Mettre ici").first.wait_for()
     session_page.screenshot(path=str(screenshots / "teacher-session-1280x800.png"), full_page=True)
+    axe_check(session_page, "teacher-session")
 
     # Start the tables: the lobby tablet moves to its table page by itself.
     session_page.get_by_role("button", name="Lancer").click()
@@ -119,6 +133,7 @@ def test_login_cards_print_eight_to_an_a4_page(
     page.wait_for_url("**/teacher/")
     page.goto(f"{server.url}/teacher/classes/{demo['class']}/")
     page.screenshot(path=str(screenshots / "teacher-class-1100.png"), full_page=True)
+    axe_check(page, "teacher-class")
     page.goto(f"{server.url}/teacher/classes/{demo['class']}/cards/")
     page.emulate_media(media="print")
     first_sheet = page.locator(".sheet").first
@@ -128,6 +143,7 @@ def test_login_cards_print_eight_to_an_a4_page(
     # A4 at 96 dpi is 794 px wide: the sheet fills it.
     assert abs(box["width"] - 793.7) < 2
     first_sheet.screenshot(path=str(screenshots / "login-cards-print-a4.png"))
+    axe_check(page, "login-cards")
     pdf = page.pdf(format="A4", print_background=True)
     (screenshots / "login-cards.pdf").write_bytes(pdf)
     assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") + pdf.count(b"/Type/Page") >= 1

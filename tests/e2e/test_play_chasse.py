@@ -16,9 +16,13 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import axe_check, small_touch_targets
+
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1280, "height": 800}
 CLASS_NAME = "CE1 Les Chats"
+# Everything a pupil taps on a table screen (WCAG 2.2 target size: 44 x 44).
+PUPIL_TARGETS = "main button, main a, main input:not([type=hidden]), main .cg-card"
 
 
 def _teacher(browser: Any, server: Any) -> tuple[Any, Any]:
@@ -96,6 +100,8 @@ def _play_turn(page: Any, shots: Path, name: str, taken: set[str]) -> bool:
         if f"keypad-{name}" not in taken:
             taken.add(f"keypad-{name}")
             page.screenshot(path=str(shots / f"chasse-keypad-{name}.png"))
+            axe_check(page, f"chasse-keypad-{name}")
+            assert small_touch_targets(page, PUPIL_TARGETS) == [], name
         answer = total + value if kind == "add" else total - value
         for digit in str(answer):
             panel.locator(f'.cg-key[data-key="{digit}"]').click()
@@ -155,6 +161,9 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
         tablet.wait_for_url("**/table/**", timeout=15_000)
         tablet.locator(".cg-total-value").wait_for(timeout=10_000)
     table_url = tablets[0].url
+    for tablet, name in zip(tablets, ("768x1024", "1280x800"), strict=True):
+        axe_check(tablet, f"chasse-table-{name}")
+        assert small_touch_targets(tablet, PUPIL_TARGETS) == [], name
     # 4. The teacher follows the tables on the monitor.
     monitor = teacher.new_page()
     monitor.goto(f"{server.url}/teacher/sessions/{demo['session']}/monitor/")
@@ -178,6 +187,7 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     for tablet, name in zip(tablets, names, strict=True):
         tablet.wait_for_timeout(400)
         tablet.screenshot(path=str(screenshots / f"chasse-round-over-{name}.png"), full_page=True)
+        axe_check(tablet, f"chasse-round-over-{name}")
     # Each announcement became a learning record, and the robot left none.
     records = json.loads(
         server.shell(
@@ -193,12 +203,14 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     monitor.wait_for_load_state("networkidle")
     assert pupils[0]["display_name"] in monitor.locator("body").inner_text()
     monitor.screenshot(path=str(screenshots / "chasse-monitor-1280x800.png"), full_page=True)
+    axe_check(monitor, "monitor")
     watch = teacher.new_page()
     watch.goto(table_url)
     watch.locator(".cg-total-value").wait_for()
     # The history explains the moves in words, on the first paint already.
     assert watch.locator("#table-log .cg-event").count() > 0
     watch.screenshot(path=str(screenshots / "chasse-teacher-table-1280x800.png"), full_page=True)
+    axe_check(watch, "chasse-teacher-table")
     for tablet in tablets:
         tablet.context.close()
     teacher.close()
@@ -262,6 +274,8 @@ def test_practice_in_choice_mode_until_the_ranking(
     page.locator(f'button[name="pick"][value="{second}"]').click()
     page.wait_for_url("**/practice/setup/")
     page.screenshot(path=str(screenshots / "practice-setup-768x1024.png"), full_page=True)
+    axe_check(page, "practice-setup")
+    assert small_touch_targets(page, PUPIL_TARGETS) == []
     page.get_by_role("button", name=re.compile("C'est parti")).click()
     page.wait_for_url("**/table/**")
     # The same practice session, at a second table in 3-button mode with one
@@ -296,6 +310,8 @@ def test_practice_in_choice_mode_until_the_ranking(
             if not chose:
                 chose = True
                 page.screenshot(path=str(screenshots / "chasse-choice-768x1024.png"))
+                axe_check(page, "chasse-choice")
+                assert small_touch_targets(page, PUPIL_TARGETS) == []
             answer = total + value if kind == "add" else total - value
             panel.get_by_role("button", name=str(answer), exact=True).click()
         else:
@@ -310,6 +326,8 @@ def test_practice_in_choice_mode_until_the_ranking(
     page.reload()
     page.locator(".cg-ranking").get_by_role("button", name=re.compile("Rejouer")).wait_for()
     page.screenshot(path=str(screenshots / "chasse-game-over-768x1024.png"), full_page=True)
+    axe_check(page, "practice-game-over-768x1024")
     page.set_viewport_size(LANDSCAPE)
     page.screenshot(path=str(screenshots / "chasse-game-over-1280x800.png"), full_page=True)
+    axe_check(page, "practice-game-over-1280x800")
     context.close()

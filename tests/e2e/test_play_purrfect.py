@@ -182,7 +182,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
             card.click()
         assert b.locator("[data-send]").inner_text().strip().endswith("Échanger")
         b.locator("[data-send]").click()
-        b.locator("#table-notice.is-shown").wait_for(timeout=5_000)
+        b.locator("#table-notice .cg-notice-text").wait_for(timeout=5_000)
         text = _notice(b)
         if "Regarde le tableau des miaous" in text:
             assert not re.search(r"\d", text), text

@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.conftest import axe_check
+
 DESKTOP = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 DEMO_CLASS = "CE1 Les Chats"
@@ -67,6 +69,16 @@ def _small_targets(page: Any, selector: str) -> list[str]:
     )
 
 
+def _progress_title(name: str) -> str:
+    """The parent page's title, French elision included ("Les progrès d'Adam")."""
+    from django.utils import translation
+
+    from cardgames.names import with_names
+
+    with translation.override("fr"):
+        return with_names("Les progrès de %(name)s", name=name)
+
+
 def _names_shown(text: str, names: list[str]) -> list[str]:
     return [n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text)]
 
@@ -116,6 +128,7 @@ def test_class_report_pupil_report_and_parent_page(
     )
     assert _small_targets(page, TARGETS) == []
     page.screenshot(path=str(screenshots / "report-class-1920x1080.png"), full_page=True)
+    axe_check(page, "class-report")
 
     # The pupil to follow: the first one the report flags.
     pupil_name = (
@@ -144,6 +157,7 @@ def test_class_report_pupil_report_and_parent_page(
     assert _horizontal_overflow(page) == 0
     assert _small_targets(page, TARGETS) == []
     page.screenshot(path=str(screenshots / "report-pupil-390x844.png"), full_page=True)
+    axe_check(page, "pupil-report")
 
     # --- 3. A parent link, made through the teacher's UI.
     page.locator("#parents").scroll_into_view_if_needed()
@@ -155,6 +169,7 @@ def test_class_report_pupil_report_and_parent_page(
     token = parent_url.rsplit("/", 1)[-1]
     assert page.locator(".rp-letter-qr svg").is_visible()
     page.screenshot(path=str(screenshots / "report-parent-letter-390x844.png"), full_page=True)
+    axe_check(page, "parent-letter")
     teacher.close()
 
     # The parent opens it on their own phone: a new browser, no teacher cookie.
@@ -164,7 +179,7 @@ def test_class_report_pupil_report_and_parent_page(
     phone.wait_for_url("**/parent/")
     assert token not in phone.url
     assert "/p/" not in phone.url
-    phone.get_by_role("heading", name=f"Les progrès de {pupil_name}").wait_for()
+    phone.get_by_role("heading", name=_progress_title(pupil_name)).wait_for()
     body = phone.locator("body").inner_text()
     assert token not in body
     others = [n for n in names if n != pupil_name]
@@ -184,7 +199,8 @@ def test_class_report_pupil_report_and_parent_page(
     )
     assert _small_targets(phone, TARGETS) == []
     phone.screenshot(path=str(screenshots / "report-parent-390x844.png"), full_page=True)
+    axe_check(phone, "parent-page")
     # The link, opened again later from history, still works through the cookie.
     phone.reload()
-    phone.get_by_role("heading", name=f"Les progrès de {pupil_name}").wait_for()
+    phone.get_by_role("heading", name=_progress_title(pupil_name)).wait_for()
     parent.close()
