@@ -141,6 +141,20 @@ _SHARED_SCREENS_MAX = 1024
 
 
 def _shared_screen(
+    snap: rendering.Snapshot,
+    stamp: object,
+    seat: int | None,
+    steer: bool,
+    notice: str,
+    language: str,
+) -> rendering.Screen:
+    # asgiref's Local ignores context that merely crossed into another thread,
+    # so the socket's language is handed over explicitly.
+    with translation.override(language):
+        return _render_shared(snap, stamp, seat, steer, notice)
+
+
+def _render_shared(
     snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool, notice: str
 ) -> rendering.Screen:
     if notice or not isinstance(stamp, str) or not stamp:
@@ -164,7 +178,15 @@ async def render_screen(
     this task's context: the active language)."""
     context = contextvars.copy_context()
     return await asyncio.get_running_loop().run_in_executor(
-        _RENDERER, context.run, _shared_screen, snap, stamp, seat, steer, notice
+        _RENDERER,
+        context.run,
+        _shared_screen,
+        snap,
+        stamp,
+        seat,
+        steer,
+        notice,
+        translation.get_language() or settings.LANGUAGE_CODE,
     )
 
 
