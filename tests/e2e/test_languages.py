@@ -105,7 +105,7 @@ def _french(page: Any, where: str, allowed: tuple[str, ...] = ()) -> list[str]:
 def _play_to_the_end(pages: list[Any], seen: list[str], allowed: tuple[str, ...]) -> None:
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
-        if pages[0].locator('#table-main[data-over="1"]').count():
+        if pages[0].locator('#table-state[data-over="1"]').count():
             return
         played = False
         for page in pages:
