@@ -164,24 +164,29 @@ class _Move:
 
 
 def _lock_table(table_id: int) -> tuple[Table, GameState]:
-    """Lock the table row and read its game state in one statement. Only the
-    table row is locked (PostgreSQL ``FOR UPDATE OF``; SQLite's IMMEDIATE
-    transactions already serialise writers): every writer of a game state takes
-    this same lock first, and the version compare-and-set guards the save."""
-    rows = list(
-        Table.objects.select_for_update(of=("self",))
-        .select_related("gamestate")
-        .filter(pk=table_id)
+    """Lock the table row and its game state and read both in one statement
+    (PostgreSQL ``FOR UPDATE OF`` both; SQLite's IMMEDIATE transactions already
+    serialise writers). The game state must be locked too: a waiting writer then
+    reads the state the previous writer saved (PostgreSQL re-fetches locked rows
+    only), so a simultaneous game judges a move against the current state instead
+    of refusing it as stale. The version compare-and-set still guards the save."""
+    states = list(
+        GameState.objects.select_for_update(of=("self", "table"))
+        .select_related("table")
+        .filter(table_id=table_id)
         .order_by()[:1]
     )
-    if not rows:
-        raise ActionRefused("finished")
-    table = rows[0]
+    if not states:
+        # No game state: a table that never started, or none at all.
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise ActionRefused("finished")
+        _refuse_unless_playing(table.status)
+        raise ActionRefused("not_started")
+    game_state = states[0]
+    table = game_state.table
     _refuse_unless_playing(table.status)
-    try:
-        return table, table.gamestate
-    except GameState.DoesNotExist as exc:
-        raise ActionRefused("not_started") from exc
+    return table, game_state
 
 
 def _acting_seat(*, move: _Move, seats: list[Seat]) -> Seat:
