@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.board import groups_make
 from tests.e2e.conftest import axe_check, small_touch_targets
 
 TABLET = {"width": 768, "height": 1024}
@@ -19,9 +20,12 @@ PROJECTOR = {"width": 1920, "height": 1080}
 
 
 def _demo(server: Any) -> dict[str, Any]:
+    """A fresh Chasse session of the demo class, as the teacher opens one each
+    morning: nobody has joined it yet, whatever other tests did before."""
     code = (
-        "import json; from classroom.models import ClassSession;"
-        "s = ClassSession.objects.filter(school_class__name='CE1 Les Chats', ended_at__isnull=True).first();"
+        "import json; from classroom.models import SchoolClass; from classroom import services;"
+        "c = SchoolClass.objects.get(name='CE1 Les Chats');"
+        "s = services.session_start(school_class=c, game='chasse', options={});"
         "p = list(s.school_class.pupils.order_by('display_name').values('pk', 'display_name', 'picture_code'));"
         "print(json.dumps({'code': s.join_code, 'session': s.pk, 'class': s.school_class_id, 'pupils': p}))"
     )
@@ -102,7 +106,7 @@ def test_a_pupil_joins_and_the_projector_shows_them_live(
     session_page = teacher.new_page()
     session_page.set_viewport_size({"width": 1280, "height": 800})
     session_page.goto(f"{server.url}/teacher/sessions/{demo['session']}/")
-    session_page.get_by_role("button", name="groupes de 3").click()
+    groups_make(session_page, 3)
     session_page.locator(".table-card").nth(2).wait_for()
     session_page.locator("#board .chip").first.click()
     session_page.get_by_text("Mettre ici").first.wait_for()

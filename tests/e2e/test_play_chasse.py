@@ -16,6 +16,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.board import groups_make, table_robots
 from tests.e2e.conftest import axe_check, small_touch_targets
 
 PORTRAIT = {"width": 768, "height": 1024}
@@ -151,9 +152,8 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     ]
     # 3. One table: the two pupils and one robot.
     page.reload()
-    page.get_by_role("button", name="groupes de 3").click()
-    page.locator(".table-card").first.wait_for()
-    page.locator(".bots-form select[name=level]").first.select_option("easy")
+    groups_make(page, 3)
+    table_robots(page, level="easy")
     # The board is swapped in by htmx: wait for it, not for a fixed time.
     expect(page.locator(".table-card").first).to_contain_text("1 robot", timeout=15_000)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()

@@ -22,6 +22,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.board import groups_make, table_robots
 from tests.e2e.test_play_chasse import CLASS_NAME, _join, _teacher
 
 PORTRAIT = {"width": 768, "height": 1024}
@@ -158,9 +159,8 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
         )
     # The teacher groups the two pupils with one robot and starts the table.
     page.goto(f"{server.url}/teacher/sessions/{demo['session']}/")
-    page.get_by_role("button", name="groupes de 3").click()
-    page.locator(".table-card").first.wait_for()
-    page.locator(".bots-form select[name=level]").first.select_option("easy")
+    groups_make(page, 3)
+    table_robots(page, level="easy")
     # The board is swapped in by htmx: wait for it, not for a fixed time.
     expect(page.locator(".table-card").first).to_contain_text("1 robot", timeout=15_000)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.board import groups_make, table_robots
 from tests.e2e.test_play_chasse import CLASS_NAME, _join, _session, _teacher
 
 PORTRAIT = {"width": 768, "height": 1024}
@@ -48,22 +49,6 @@ def _start_session(page: Any, server: Any, class_id: int) -> None:
     else:
         session_id = server.shell(START.format(name=CLASS_NAME)).splitlines()[-1]
         page.goto(f"{server.url}/teacher/sessions/{session_id}/")
-
-
-def _table_of_four(page: Any) -> None:
-    """Easy robots up to four places. Each choice posts the form and re-draws
-    the board (htmx): wait for that answer before the next choice, so the
-    second post never leaves from a form the first answer replaced."""
-    for name, value in (("level", "easy"), ("size", "4")):
-        select = page.locator(f".bots-form select[name={name}]").first
-        if select.input_value() == value:
-            continue
-        with page.expect_response(lambda r: "/bots/" in r.url and r.request.method == "POST"):
-            select.select_option(value)
-        page.wait_for_function(
-            "([sel, v]) => document.querySelector(sel).value === v",
-            arg=[f".bots-form select[name={name}]", value],
-        )
 
 
 class Player:
@@ -108,9 +93,8 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     ]
     page.reload()
     # One table of four places: the three pupils and a robot.
-    page.get_by_role("button", name="groupes de 4").click()
-    page.locator(".table-card").first.wait_for()
-    _table_of_four(page)
+    groups_make(page, 4)
+    table_robots(page, level="easy", places=4)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
     for player in players:
         player.page.wait_for_url("**/table/**", timeout=15_000)

@@ -18,6 +18,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.e2e.board import groups_make, table_robots
 from tests.e2e.test_play_chasse import CLASS_NAME, _join, _session, _teacher
 
 PORTRAIT = {"width": 768, "height": 1024}
@@ -142,9 +143,8 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     ]
     # 3. One table of five: the four pupils and a robot.
     page.reload()
-    page.get_by_role("button", name="groupes de 5").click()
-    page.locator(".table-card").first.wait_for()
-    page.locator(".bots-form select[name=level]").first.select_option("easy")
+    groups_make(page, 5)
+    table_robots(page, level="easy")
     # The board is swapped in by htmx: wait for the new one, not a fixed time.
     expect(page.locator(".table-card").first).to_contain_text("1 robot", timeout=15_000)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
