@@ -102,7 +102,7 @@ if env.str("DATABASE_URL", default=""):
     # ("sorry, too many clients already"). N workers need N x DB_POOL_MAX_SIZE
     # connections, plus one per management command (see docs/deploy.md).
     DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=8)
-    if DB_POOL_MAX_SIZE > 0:
+    if DB_POOL_MAX_SIZE > 0 and "postgresql" in DATABASES["default"]["ENGINE"]:
         # The pool replaces persistent connections (Django refuses both at once).
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
