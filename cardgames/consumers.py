@@ -154,17 +154,40 @@ def _shared_screen(
         return _render_shared(snap, stamp, seat, steer, notice)
 
 
+# The parts common to every screen of one snapshot (the board, the other
+# players' lines), per table, change and language: the first render draws them,
+# the other seats' and the projector's copy them. Kept with the snapshot they
+# were drawn from, and reused only for that very snapshot: two reads under one
+# stamp (a broadcast racing the mover's reply) never mix.
+_SHARED_PARTS: OrderedDict[tuple[Any, ...], tuple[rendering.Snapshot, dict[tuple[Any, ...], str]]] = (
+    OrderedDict()
+)
+
+
+def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...], str]:
+    key = (snap.table.pk, stamp, translation.get_language())
+    entry = _SHARED_PARTS.get(key)
+    if entry is None or entry[0] is not snap:
+        entry = _SHARED_PARTS[key] = (snap, {})
+        while len(_SHARED_PARTS) > _SHARED_SCREENS_MAX:
+            _SHARED_PARTS.popitem(last=False)
+    return entry[1]
+
+
 def _render_shared(
     snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool, notice: str
 ) -> rendering.Screen:
-    if notice or not isinstance(stamp, str) or not stamp:
+    if not isinstance(stamp, str) or not stamp:
         return rendering.render_screen(snap, seat, notice=notice, steer=steer)
+    parts = _shared_parts(snap, stamp)
+    if notice:
+        return rendering.render_screen(snap, seat, notice=notice, steer=steer, shared_parts=parts)
     key = (snap.table.pk, stamp, seat, steer, translation.get_language())
     screen = _SHARED_SCREENS.get(key)
     if screen is None:
         # A broadcast is news to every screen: its spoken line is said once.
         screen = _SHARED_SCREENS[key] = rendering.render_screen(
-            snap, seat, steer=steer, announce=True
+            snap, seat, steer=steer, announce=True, shared_parts=parts
         )
         while len(_SHARED_SCREENS) > _SHARED_SCREENS_MAX:
             _SHARED_SCREENS.popitem(last=False)

@@ -260,12 +260,15 @@ def render_fragments(
     oob: bool = True,
     steer: bool = False,
     announce: bool = False,
+    shared_parts: dict[tuple[Any, ...], str] | None = None,
 ) -> str:
     """The seat's whole live area as out-of-band fragments (main, log, notice).
     ``announce``: the table changed since this screen's last render, so the
-    notice area (the only live region) says the change once, for screen readers."""
+    notice area (the only live region) says the change once, for screen readers.
+    ``shared_parts``: the parts every screen of this snapshot has in common,
+    drawn by the first render that needs them (``templatetags/shared.py``)."""
     context = seat_context(snap, seat, steer=steer)
-    context.update(notice=notice, oob=oob, announce=announce)
+    context.update(notice=notice, oob=oob, announce=announce, shared_parts=shared_parts)
     return render_to_string("cardgames/_fragments.html", context)
 
 
@@ -385,9 +388,12 @@ def render_screen(
     notice: str = "",
     steer: bool = False,
     announce: bool = False,
+    shared_parts: dict[tuple[Any, ...], str] | None = None,
 ) -> Screen:
     return Screen.of(
-        render_fragments(snap, seat, notice=notice, steer=steer, announce=announce),
+        render_fragments(
+            snap, seat, notice=notice, steer=steer, announce=announce, shared_parts=shared_parts
+        ),
         version=snap.version,
         status=str(snap.table.status),
     )

@@ -1,4 +1,5 @@
-"""channels_redis with a bounded, *blocking* Redis connection pool.
+"""The channel layers: channels_redis with a bounded, *blocking* Redis
+connection pool, and the in-memory layer with a cheaper expiry sweep.
 
 channels_redis 4.3 builds a plain ``redis.asyncio.ConnectionPool`` per event
 loop. Since redis-py 6 that pool holds at most 100 connections and raises
@@ -10,8 +11,11 @@ keeps the bound (``max_connections`` per worker process, well inside Redis'
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from channels.exceptions import ChannelFull
+from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer as _RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 
@@ -23,3 +27,36 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         if address is None:
             return BlockingConnectionPool(**host)
         return BlockingConnectionPool.from_url(address, **host)
+
+
+class InMemoryChannelLayer(_InMemoryChannelLayer):  # type: ignore[misc]
+    """Channels' in-memory layer, with its expiry sweep run at most once a second.
+
+    The stock layer walks every channel and every group on *each* ``receive``
+    and ``group_send``: with 300 sockets each receiving after every message,
+    that sweep alone took 4.5 % of a loaded worker's time (py-spy), for
+    messages that expire after a minute. Sweeping once a second drops an
+    expired message at most a second late, which nobody can see.
+
+    ``group_send`` also puts the message straight into each member's queue
+    instead of starting one task per member (``send`` never waits)."""
+
+    SWEEP_EVERY = 1.0
+    _swept_at = 0.0
+
+    def _clean_expired(self) -> None:
+        now = time.monotonic()
+        if now - self._swept_at < self.SWEEP_EVERY:
+            return
+        self._swept_at = now
+        super()._clean_expired()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, {})):
+            try:
+                await self.send(channel, message)
+            except ChannelFull:
+                pass

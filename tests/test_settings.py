@@ -91,7 +91,7 @@ def test_embedded_default_is_sqlite_wal_immediate_with_in_memory_layer() -> None
     ).stdout.split("\n")
     assert out[0] == "django.db.backends.sqlite3 IMMEDIATE True"
     assert out[1] == "wal"
-    assert out[2] == "channels.layers.InMemoryChannelLayer"
+    assert out[2] == "config.channel_layer.InMemoryChannelLayer"
 
 
 def test_french_is_the_default_language_with_german_and_english() -> None:

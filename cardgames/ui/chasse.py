@@ -12,8 +12,10 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
@@ -190,7 +192,36 @@ def decorate(card: Mapping[str, Any]) -> dict[str, Any]:
         out["aria"] = gettext("Carte somme moins %(v)s") % {"v": card.get("value")}
     else:
         out["aria"] = gettext("Carte spéciale : %(name)s") % {"name": out["label"]}
+    out["face"] = card_face(out)
     return out
+
+
+# A card's face depends on the card and the language only, and a table screen
+# draws up to eight of them per render: each face is drawn once per language
+# (the template include was a sixth of a seat's render time).
+_FACES: dict[tuple[Any, ...], str] = {}
+_FACES_MAX = 4096
+
+
+def card_face(card: Mapping[str, Any]) -> str:
+    """The card's picture (an SVG drawn by ``chasse/_card.html``), safe HTML."""
+    key = (
+        get_language(),
+        card.get("kind"),
+        card.get("a"),
+        card.get("b"),
+        card.get("value"),
+        card.get("effect"),
+        card.get("label"),
+    )
+    face = _FACES.get(key)
+    if face is None:
+        if len(_FACES) >= _FACES_MAX:
+            _FACES.clear()
+        face = _FACES[key] = mark_safe(  # noqa: S308 - rendered by our own template, escaped there
+            render_to_string("cardgames/chasse/_card.html", {"card": card}).strip()
+        )
+    return face
 
 
 def _choice_seed(seed: int, version: int, card: int) -> int:

@@ -10,8 +10,11 @@ from django.core.management import CommandError
 from cardgames.management.commands.serve import check_workers
 
 
-def test_several_workers_are_refused_on_the_in_memory_layer(settings: Any) -> None:
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+@pytest.mark.parametrize(
+    "backend", ["channels.layers.InMemoryChannelLayer", "config.channel_layer.InMemoryChannelLayer"]
+)
+def test_several_workers_are_refused_on_the_in_memory_layer(settings: Any, backend: str) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": backend}}
     with pytest.raises(CommandError, match="REDIS_URL"):
         check_workers(4)
     check_workers(1)

@@ -18,17 +18,25 @@ import os
 import sys
 from typing import Any
 
+from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.module_loading import import_string
 
-IN_MEMORY = "channels.layers.InMemoryChannelLayer"
+def _in_memory(backend: str) -> bool:
+    """Whether the layer is channels' in-memory one (or a subclass, as ours)."""
+    try:
+        layer = import_string(backend)
+    except ImportError:
+        return False
+    return isinstance(layer, type) and issubclass(layer, InMemoryChannelLayer)
 
 
 def check_workers(workers: int) -> None:
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
     if workers < 1:
         raise CommandError("--workers must be at least 1.")
-    if workers > 1 and backend == IN_MEMORY:
+    if workers > 1 and _in_memory(backend):
         raise CommandError(
             "Several workers need a shared channel layer: set REDIS_URL (and DATABASE_URL) first. "
             "The in-memory layer only reaches the sockets of its own process."

@@ -1,0 +1,49 @@
+"""``{% shared "name" key… %}…{% endshared %}``: a piece of a table screen drawn
+once per change and reused by every screen of that change.
+
+After a move every socket's screen is rendered again, and most of it (the
+board, the other players' lines) is the same for every seat. The consumer hands
+the renders of one change a common dict (``shared_parts`` in the context, one
+per table, change and language); the first screen to reach a ``shared`` block
+renders it, the others copy it.
+
+The block must depend only on what every viewer may see, plus the values named
+after its name (``p.index p.is_me``): those, and nothing secret, make the key.
+Without ``shared_parts`` in the context (a page, a test) the block simply renders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.base import FilterExpression, Node, NodeList, Parser, Token
+from django.template.context import Context
+
+register = template.Library()
+
+
+class SharedNode(Node):
+    def __init__(self, keys: list[FilterExpression], nodelist: NodeList) -> None:
+        self.keys = keys
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> str:
+        parts: dict[tuple[Any, ...], str] | None = context.get("shared_parts")
+        if parts is None:
+            return self.nodelist.render(context)
+        key = tuple(expression.resolve(context) for expression in self.keys)
+        html = parts.get(key)
+        if html is None:
+            html = parts[key] = self.nodelist.render(context)
+        return html
+
+
+@register.tag("shared")
+def do_shared(parser: Parser, token: Token) -> SharedNode:
+    bits = token.split_contents()[1:]
+    if not bits:
+        raise template.TemplateSyntaxError("{% shared %} needs a name, e.g. {% shared 'board' %}")
+    nodelist = parser.parse(("endshared",))
+    parser.delete_first_token()
+    return SharedNode([parser.compile_filter(bit) for bit in bits], nodelist)

@@ -1,0 +1,69 @@
+"""The parts of a screen drawn once per change and copied into every screen of
+that change (``{% shared %}``) never change what any viewer is shown.
+
+At every step of random games, each seat's and the public screen drawn with one
+common ``shared_parts`` dict (in a random order of viewers, as sockets come)
+equal, byte for byte, the same screen drawn alone. A shared part that depended
+on the seat (a hand, "toi", a private notice) would show one seat's screen to
+another and fail here."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.utils import translation
+
+from cardgames import rendering, services
+from tests.cardgames.factories import started_table
+
+pytestmark = pytest.mark.django_db
+
+# Each render draws fresh move nonces: the only bytes that may differ.
+NONCE = re.compile(r'name="nonce" value="[0-9a-f]+(-\d+)?"')
+
+
+def _same(html: str) -> str:
+    return NONCE.sub('name="nonce" value=""', html)
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+@pytest.mark.parametrize("announce", ["shown", "typed"])
+def test_every_screen_is_the_same_drawn_alone_or_with_the_common_parts(
+    seed: int, announce: str
+) -> None:
+    table = started_table(pupils=3, bots=1, options={"announce": announce}, seed=seed)
+    rng = random.Random(seed)
+    viewers: list[int | None] = [0, 1, 2, 3, None]
+    with translation.override(rng.choice(["fr", "de", "en"])):
+        for step in range(25):
+            snap = rendering.snapshot(table.pk)
+            assert snap is not None and snap.state is not None
+            parts: dict[tuple[object, ...], str] = {}
+            rng.shuffle(viewers)
+            for viewer in viewers:
+                together = rendering.render_screen(snap, viewer, announce=True, shared_parts=parts)
+                alone = rendering.render_screen(snap, viewer, announce=True)
+                assert _same(together.html) == _same(alone.html), (step, viewer)
+            assert parts, "the Chasse screen has parts in common"
+            if snap.engine.is_over(snap.state):
+                break
+            engine, state = snap.engine, snap.state
+            current = engine.view(state, None)["current_seat"]
+            action = engine.bot(rng.choice(["easy", "medium"]))(
+                engine.view(state, current),
+                engine.legal_actions(state, current),
+                rng,
+                engine.history(state, current),
+            )
+            if isinstance(action.get("announce"), int) and rng.random() < 0.3:
+                action["announce"] += rng.choice([-10, 1])  # a wrong total now and then
+            services.action_submit(
+                table=table,
+                seat=current,
+                action=action,
+                version=snap.version,
+                nonce=f"step-{step}",
+                player_key=snap.seats[current].player_key,
+            )
