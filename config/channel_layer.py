@@ -11,6 +11,7 @@ keeps the bound (``max_connections`` per worker process, well inside Redis'
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -56,7 +57,6 @@ class InMemoryChannelLayer(_InMemoryChannelLayer):  # type: ignore[misc]
         self.require_valid_group_name(group)
         self._clean_expired()
         for channel in list(self.groups.get(group, {})):
-            try:
+            # A full queue is a socket that stopped reading: it resyncs later.
+            with contextlib.suppress(ChannelFull):
                 await self.send(channel, message)
-            except ChannelFull:
-                pass

@@ -218,7 +218,7 @@ def card_face(card: Mapping[str, Any]) -> str:
     if face is None:
         if len(_FACES) >= _FACES_MAX:
             _FACES.clear()
-        face = _FACES[key] = mark_safe(  # noqa: S308 - rendered by our own template, escaped there
+        face = _FACES[key] = mark_safe(
             render_to_string("cardgames/chasse/_card.html", {"card": card}).strip()
         )
     return face

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.module_loading import import_string
 
+
 def _in_memory(backend: str) -> bool:
     """Whether the layer is channels' in-memory one (or a subclass, as ours)."""
     try:
