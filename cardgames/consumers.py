@@ -105,6 +105,12 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     key = (table_id, stamp)
     future = _SHARED_SNAPSHOTS.get(key)
     if future is None or future.get_loop() is not asyncio.get_running_loop():
+        after = services.move_after_take(stamp=stamp)
+        if after is not None:
+            # The move was made in this process: its committed table is at hand.
+            snap = rendering.snapshot_of(after)
+            share_snapshot(table_id, stamp, snap)
+            return snap
         future = asyncio.ensure_future(read_snapshot(table_id))
         _SHARED_SNAPSHOTS[key] = future
         while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
@@ -485,7 +491,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         except IllegalAction as exc:
             raise services.ActionRefused(exc.code, game=table.game) from exc
         try:
-            services.action_submit(
+            result = services.action_submit(
                 table=table,
                 seat=seat,
                 action=action,
@@ -499,6 +505,11 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
             # The engine's refusal, in the game's words (some with context).
             return rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
         stamp = services.broadcast_stamp_take(table_id=self.table_id)
+        # The mover's new screen is drawn from the table as the move committed
+        # it (no second read); the broadcast's sockets here share it by stamp.
+        services.move_after_take(stamp=stamp)
+        if result.after is not None:
+            return _Fresh(rendering.snapshot_of(result.after), stamp=stamp)
         return _Fresh(rendering.snapshot(self.table_id), stamp=stamp)
 
     def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:

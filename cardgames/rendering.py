@@ -100,6 +100,20 @@ def snapshot(table_id: int) -> Snapshot | None:
     )
 
 
+def snapshot_of(after: Any) -> Snapshot:
+    """The snapshot of a table as a move just committed it (``services.TableAfter``):
+    what ``snapshot`` would read right after that commit, without the read. Its
+    seats carry no ``connections`` (screens do not show presence; the monitor
+    reads its own)."""
+    return Snapshot(
+        table=after.table,
+        seats=sorted(after.seats, key=lambda s: s.index),
+        version=after.version,
+        engine=after.engine,
+        state=after.state,
+    )
+
+
 def shown_name(seat: Seat) -> str:
     """A seat's name in the reader's language (robots are renamed when shown)."""
     return ui.seat_name(

@@ -18,7 +18,13 @@ from cardgames.services.answers import end_answer_submit
 from cardgames.services.bots import MAX_BOT_MOVES_PER_CALL, bot_turns, table_next_due
 from cardgames.services.errors import ActionRefused, refusal_message
 from cardgames.services.moves import ActionResult, action_submit, card_choice_clear, card_choose
-from cardgames.services.notify import broadcast_stamp_take, scheduler_register, table_group
+from cardgames.services.notify import (
+    TableAfter,
+    broadcast_stamp_take,
+    move_after_take,
+    scheduler_register,
+    table_group,
+)
 from cardgames.services.presence import (
     TableMark,
     seat_connection_close,
@@ -42,6 +48,7 @@ __all__ = [
     "ActionRefused",
     "ActionResult",
     "SeatSpec",
+    "TableAfter",
     "TableMark",
     "action_submit",
     "bot_seat",
@@ -50,6 +57,7 @@ __all__ = [
     "card_choice_clear",
     "card_choose",
     "end_answer_submit",
+    "move_after_take",
     "refusal_message",
     "scheduler_register",
     "seat_assign",

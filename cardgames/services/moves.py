@@ -16,7 +16,7 @@ from cardgames import engines
 from cardgames.engines.base import IllegalAction
 from cardgames.models import GameEvent, GameState, Move, Seat, Table
 from cardgames.services.errors import ActionRefused
-from cardgames.services.notify import table_changed
+from cardgames.services.notify import TableAfter, table_changed
 from cardgames.services.turns import events_record, turn_arm
 from cardgames.signals import action_refused, actions_applied, table_finished
 
@@ -34,6 +34,9 @@ class ActionResult:
     timed_out: bool
     by_bot: bool
     over: bool
+    # The table as the move committed it: the screens of this change are drawn
+    # from it instead of reading the table again (see ``notify.move_after_take``).
+    after: TableAfter | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -286,7 +289,11 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
         seat_row.next_think_at = None
         Seat.objects.filter(pk=seat_row.pk).update(next_think_at=None)
     next_due = turn_arm(table=locked, engine=engine, state=state, now=now, seats=seats)
+    after = TableAfter(
+        table=locked, seats=seats, version=game_state.version + 1, engine=engine, state=state
+    )
     result = ActionResult(
+        after=after,
         table_id=move.table_id,
         seat=move.seat,
         version=game_state.version + 1,
@@ -317,7 +324,9 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
             if result.over:
                 table_finished.send_robust(sender=Table, table=locked)
         finally:
-            table_changed(table_id=move.table_id, version=result.version, next_due=next_due)
+            table_changed(
+                table_id=move.table_id, version=result.version, next_due=next_due, after=after
+            )
 
     return result, on_commit
 

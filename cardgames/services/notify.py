@@ -13,7 +13,9 @@ import concurrent.futures
 import logging
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -94,7 +96,7 @@ def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
     logged as lost; it never undoes the committed change."""
     # The stamp names this broadcast: the sockets of the table in one process
     # share a single read of the table for it (see consumers.shared_snapshot).
-    message = {**message, "table_id": table_id, "stamp": secrets.token_hex(8)}
+    message = {"stamp": secrets.token_hex(8), **message, "table_id": table_id}
     if message.get("type") == "table.changed":
         _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]
     loop = _server_loop()
@@ -131,8 +133,49 @@ def table_due(*, table_id: int, at: datetime | None) -> None:
         _scheduler(table_id, at)
 
 
-def table_changed(*, table_id: int, version: int, next_due: datetime | None) -> None:
+@dataclass(frozen=True)
+class TableAfter:
+    """A table exactly as a move committed it: its row, its seats, the new
+    state. Nobody changes these objects after the commit; the screens of that
+    change are drawn from them, in this process, without reading the table again."""
+
+    table: Any
+    seats: list[Any]
+    version: int
+    engine: Any
+    state: Any
+
+
+# The committed tables of recent broadcasts, by stamp, for the sockets of this
+# process (any thread writes, the event loop reads). Bounded: a table with no
+# socket here never claims its entry, which simply ages out.
+_AFTER: OrderedDict[str, TableAfter] = OrderedDict()
+_AFTER_MAX = 256
+_after_lock = threading.Lock()
+
+
+def move_after_take(*, stamp: object) -> TableAfter | None:
+    """The table as the move behind this broadcast committed it, when that move
+    was made in this process (once; ``None`` otherwise: read the database)."""
+    if not isinstance(stamp, str):
+        return None
+    with _after_lock:
+        return _AFTER.pop(stamp, None)
+
+
+def table_changed(
+    *, table_id: int, version: int, next_due: datetime | None, after: TableAfter | None = None
+) -> None:
     """After a commit: every screen of the table redraws, and the next due move
-    is scheduled."""
-    table_notify(table_id=table_id, message={"type": "table.changed", "version": version})
+    is scheduled. ``after``: the committed table, so this process's screens are
+    drawn without another read."""
+    stamp = secrets.token_hex(8)
+    if after is not None:
+        with _after_lock:
+            _AFTER[stamp] = after
+            while len(_AFTER) > _AFTER_MAX:
+                _AFTER.popitem(last=False)
+    table_notify(
+        table_id=table_id, message={"type": "table.changed", "version": version, "stamp": stamp}
+    )
     table_due(table_id=table_id, at=next_due)
