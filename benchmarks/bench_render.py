@@ -24,6 +24,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def _play(snap: object, table: object, services: object) -> None:
+    """The seat whose turn it is plays as a medium robot would."""
+    import random
+
+    engine, state = snap.engine, snap.state  # type: ignore[attr-defined]
+    current = engine.view(state, None).get("current_seat")
+    action = engine.bot("medium")(
+        engine.view(state, current),
+        engine.legal_actions(state, current),
+        random.Random(1),
+        engine.history(state, current),
+    )
+    services.action_submit(  # type: ignore[attr-defined]
+        table=table, seat=current, action=action, version=snap.version,  # type: ignore[attr-defined]
+        nonce=f"bench-{snap.version}", player_key=snap.seats[current].player_key,  # type: ignore[attr-defined]
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--renders", type=int, default=300)
@@ -66,18 +84,8 @@ def main() -> None:
     assert snap is not None
     for _ in range(args.moves):
         snap = rendering.snapshot(table.pk)
-        assert snap is not None and snap.state is not None
-        current = snap.engine.view(snap.state, None).get("current_seat")
-        action = snap.engine.bot("medium")(
-            snap.engine.view(snap.state, current),
-            snap.engine.legal_actions(snap.state, current),
-            __import__("random").Random(1),
-            snap.engine.history(snap.state, current),
-        )
-        services.action_submit(
-            table=table, seat=current, action=action, version=snap.version,
-            nonce=f"bench-{snap.version}", player_key=snap.seats[current].player_key,
-        )
+        assert snap is not None
+        _play(snap, table, services)
     del bots
     snap = rendering.snapshot(table.pk)
     assert snap is not None
@@ -123,6 +131,24 @@ def main() -> None:
         units = sorted(screen.units.items(), key=lambda kv: -len(kv[1]))
         print(f"  {name} screen {len(screen.html.encode())} bytes; units: "
               + ", ".join(f"{key} {len(value.encode())}" for key, value in units[:8]))
+    # One more move: what each socket is sent (only the units that changed).
+    with translation.override("fr"):
+        shown = {viewer: rendering.Shown() for viewer in viewers}
+        for viewer in viewers:
+            rendering.render_screen(snap, viewer).update(shown[viewer])
+        current = snap.engine.view(snap.state, None).get("current_seat")
+        _play(snap, table, services)
+        after = rendering.snapshot(table.pk)
+        assert after is not None
+        print(f"  one move by seat {current}: bytes sent to each screen")
+        total = 0
+        for viewer in viewers:
+            before_units = dict(shown[viewer].units)
+            message = rendering.render_screen(after, viewer, announce=True).update(shown[viewer])
+            changed = [k for k, v in shown[viewer].units.items() if before_units.get(k) != v]
+            total += len(message.encode())
+            print(f"    {'public' if viewer is None else f'seat {viewer}'}: {len(message.encode())} bytes ({', '.join(changed)})")
+        print(f"    mean {total / len(viewers):.0f} bytes per screen")
     if args.show:
         print(seat_screen.units.get(args.show, public_screen.units.get(args.show, "")))
     if profiler:

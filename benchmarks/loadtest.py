@@ -83,6 +83,9 @@ class Tablet:
     last_main: str = ""
     arrivals: dict[int, float] = field(default_factory=dict)
     bytes_in: int = 0
+    # What came over the network for those messages: the frames as sent,
+    # compressed by permessage-deflate (negotiated, as every browser does).
+    wire_in: int = 0
     bytes_from: float = 0.0
     versions_seen: int = 0
     connected: asyncio.Event = field(default_factory=asyncio.Event)
@@ -104,12 +107,25 @@ class Tablet:
             self.ws = await websockets.connect(
                 self.url, additional_headers=headers, max_size=2**22, open_timeout=60
             )
+            self._count_wire(self.ws)
             return True
         except InvalidStatus:
             self.refused += 1  # the server answered, and said no (HTTP 403/500)
             return False
         except (OSError, EOFError, TimeoutError, websockets.exceptions.WebSocketException):
             return False  # no server behind the port at that instant: retry
+
+    def _count_wire(self, ws: Any) -> None:
+        """Count the bytes the transport hands the connection (asyncio looks the
+        protocol's ``data_received`` up on every read)."""
+        received = ws.data_received
+
+        def counted(data: bytes) -> None:
+            if self.bytes_from and time.perf_counter() >= self.bytes_from:
+                self.wire_in += len(data)
+            received(data)
+
+        ws.data_received = counted
 
     async def run(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -578,6 +594,7 @@ async def run_clients(
         # Killing a worker loses its CPU count: the kill run's figure is a floor.
         "cpu_ms_per_move": cpu_used * 1000 / moves if moves else 0.0,
         "bytes_per_socket_move": (sum(t.bytes_in for t in everyone) / seen) if seen else 0.0,
+        "wire_per_socket_move": (sum(t.wire_in for t in everyone) / seen) if seen else 0.0,
         "refused": sum(1 for t in everyone if t.refused),
         "dropped": dropped + floor_broken,
         "floor_broken": floor_broken,
@@ -673,7 +690,8 @@ def report(r: dict[str, Any]) -> bool:
     print(f"  mover's own  n={r['move_n']:5d}  p50 {o50:7.1f} ms  p95 {o95:7.1f} ms  p99 {o99:7.1f} ms")
     print(
         f"  {r['moves_per_s']:.1f} moves/s, server CPU {r['cpu_ms_per_move']:.1f} ms per move,"
-        f" {r['bytes_per_socket_move']:.0f} bytes per socket per move,"
+        f" {r['bytes_per_socket_move']:.0f} bytes per socket per move"
+        f" ({r.get('wire_per_socket_move', 0):.0f} on the wire, deflated),"
         f" all connected in {r['connected_in']:.1f} s"
     )
     print(

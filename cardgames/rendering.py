@@ -290,14 +290,7 @@ def render_fragments(
 _UNIT = re.compile(r'<([a-z][a-z0-9]*) id="([^"]+)" data-unit\b')
 _MAIN_TAG = re.compile(r'<section id="table-main"[^>]*>')
 _OOB = ' hx-swap-oob="true"'
-# Indentation from the templates: a run of blanks with a line break is one
-# line break to the browser (nothing here is preformatted).
-_BLANKS = re.compile(r"[ \t]*\n\s*")
 _TAG_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def compact(html: str) -> str:
-    return _BLANKS.sub("\n", html)
 
 
 def _element_end(html: str, start: int, tag: str) -> int:
@@ -328,7 +321,7 @@ class Screen:
 
     @classmethod
     def of(cls, html: str, *, version: int, status: str) -> Screen:
-        html = compact(html)
+        # The templates are squeezed when loaded (config/template_loaders.py).
         units: dict[str, str] = {}
         pieces: list[str] = []
         position = 0

@@ -75,8 +75,18 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # The live table templates are squeezed once when loaded
+            # (config/template_loaders.py); cached in every environment.
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "config.template_loaders.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
