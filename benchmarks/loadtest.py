@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -138,6 +139,9 @@ class Tablet:
                     return
                 await asyncio.sleep(random.random() * min(2 ** min(attempt, 6), 30) * 0.5)
                 continue
+            if self.stopping:  # the run ended while this connect was on its way
+                await self.ws.close()
+                return
             if self.first_open:
                 self.reconnects += 1
             else:
@@ -568,6 +572,13 @@ async def run_clients(
         await t.close()
     for r in runners:
         r.cancel()
+    await asyncio.gather(*runners, return_exceptions=True)
+    # Every socket this client opened is closed properly before the server is
+    # stopped: an abandoned one would hold the server's shutdown for its timeout.
+    for t in everyone:
+        if t.ws is not None:
+            with contextlib.suppress(Exception):  # already closed, or gone
+                await asyncio.wait_for(t.ws.close(), 5)
 
     kill_at = kill_info.get("at")
     expected_closes = 0

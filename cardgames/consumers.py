@@ -5,8 +5,8 @@ The consumer knows no game. It resolves who the socket is from the *session*
 of the table by re-rendering its own seat's view from the database. Bad input
 gets a French notice and the socket stays open; the handlers never sleep.
 
-The cost of a move is kept small and off the database thread (Channels runs
-every ``database_sync_to_async`` call of a worker on one thread):
+The cost of a move is kept small and off the database threads (``db_work``:
+Channels' one thread on SQLite, a few on PostgreSQL):
 
 - that thread only runs moves, bots and connects; the read of a table after a
   change runs on two reader threads (``read_snapshot``), once per change per
@@ -40,6 +40,7 @@ from django.utils.translation import gettext as _
 
 from cardgames import liveness, rendering, revocation, runtime, services, ui
 from cardgames.access import TableAccess, resolve_table_access
+from cardgames.dbwork import db_work
 from cardgames.engines.base import IllegalAction
 from cardgames.i18n import SocketLanguageMixin
 from cardgames.models import Table
@@ -269,7 +270,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
             # Signing this browser session out closes this socket at once.
             self.session_group = revocation.session_group(self.session_key)
             await self.channel_layer.group_add(self.session_group, self.channel_name)
-        opened = await database_sync_to_async(self._open)()
+        opened = await db_work(self._open)()
         if opened is None:
             # A missing table and a forbidden one look exactly the same.
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -326,7 +327,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         if self.session_group:
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
         if on_seat:
-            await database_sync_to_async(services.seat_connection_close)(
+            await db_work(services.seat_connection_close)(
                 channel_name=self.channel_name
             )
 
@@ -376,7 +377,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = self._decode(text_data, bytes_data)
-            answer = await database_sync_to_async(self._handle_checked)(data)
+            answer = await db_work(self._handle_checked)(data)
         except AccessLost:
             await self._push(
                 rendering.render_closed(_("Cette tablette a été déconnectée. Merci et à bientôt !"))
@@ -553,7 +554,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         """Presence is for the teacher's monitor; a seat's screen ignores it."""
 
     async def table_seats_changed(self, event: dict[str, Any]) -> None:
-        result = await database_sync_to_async(self._reseat)()
+        result = await db_work(self._reseat)()
         if result is None:
             await self.send(
                 text_data=rendering.render_closed(services.refusal_message(code="seat_changed"))

@@ -96,10 +96,10 @@ class SocketLanguageMixin:
     scope: Mapping[str, Any]
 
     async def dispatch(self, message: Any) -> None:
-        from channels.db import database_sync_to_async
+        from cardgames.dbwork import db_work
 
         if not self.language:
-            self.language = await database_sync_to_async(scope_language)(self.scope)
+            self.language = await db_work(scope_language)(self.scope)
         with translation.override(self.language):
             await super().dispatch(message)  # type: ignore[misc]
 

@@ -25,8 +25,9 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from channels.db import database_sync_to_async
 from django.conf import settings
+
+from cardgames.dbwork import db_work
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +98,7 @@ async def beat(sockets: list[Any], state: _LoopSockets | None = None) -> None:
 
     if not sockets:
         return
-    marks = await database_sync_to_async(services.seat_connections_heartbeat)(
+    marks = await db_work(services.seat_connections_heartbeat)(
         channel_names=[s.channel_name for s in sockets if s.present_on_seat()],
         table_ids=sorted({s.table_id for s in sockets}),
     )

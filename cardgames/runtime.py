@@ -7,7 +7,7 @@ memory (a restart) loses nothing: any socket connecting to a table asks
 ``table_next_due`` and reschedules it.
 
 Runs go on the server's asyncio loop as tasks; the consumer handlers never
-sleep. Services run in worker threads (``database_sync_to_async``), so they
+sleep. Services run in worker threads (``dbwork.db_work``), so they
 reach the loop with ``call_soon_threadsafe``. One run per table at a time; a
 request arriving during a run is remembered and served after it.
 """
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from django.db import close_old_connections
 from django.utils import timezone
 
 from cardgames import services
+from cardgames.dbwork import db_work
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class _LoopScheduler:
     async def _run(self, table_id: int) -> None:
         next_due: datetime | None = None
         try:
-            next_due = await database_sync_to_async(services.bot_turns)(table_id=table_id)
+            next_due = await db_work(services.bot_turns)(table_id=table_id)
         except Exception:
             logger.exception("bot_turns failed for table %s", table_id)
         finally:

@@ -125,6 +125,11 @@ if env.str("DATABASE_URL", default=""):
     else:
         # No pool (e.g. behind pgbouncer): reuse each thread's connection.
         DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    # Moves, robots and connects of different tables run side by side on this
+    # many threads per worker (cardgames/dbwork.py), each holding one pooled
+    # connection while it works: with the 2 snapshot readers and the HTTP
+    # thread, 4 fit in the default pool of 8.
+    CARDGAMES_DB_THREADS = env.int("DB_THREADS", default=4)
 else:
     DATABASES = {
         "default": {

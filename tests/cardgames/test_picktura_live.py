@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from cardgames import engines, services
+from cardgames import services
 from cardgames.engines.picktura import HIDDEN
-from cardgames.models import GameEvent, Move, Seat, Table
+from cardgames.models import GameEvent, Seat, Table
 from classroom.models import LearningRecord, ScoreSumRecord
 from tests.cardgames.factories import fresh_channel_layer, seat_resolver  # noqa: F401
 from tests.cardgames.test_consumer import _tablets
-from tests.cardgames.wsclient import Tablet, nonce, notice_of, table_state
+from tests.cardgames.wsclient import Tablet, nonce, notice_of, state_at, table_state
 from tests.factories import ClassSessionFactory, PupilFactory
 
 pytestmark = [
@@ -46,22 +46,6 @@ def faces_in(html: str) -> set[int]:
     return {(int(n) - 1) * 4 + (int(y) // 100) * 2 + int(x) // 100 for x, y, n in FACE.findall(html)}
 
 
-_states: dict[tuple[int, int], Any] = {}
-
-
-@database_sync_to_async
-def state_at(table_id: int, version: int) -> Any:
-    """The game as it was at ``version``: dealt again from its seed with the
-    logged moves applied (the engine is deterministic)."""
-    key = (table_id, version)
-    if key not in _states:
-        table = Table.objects.get(pk=table_id)
-        engine = engines.get(table.game)
-        state = engine.new_game(table.seats.count(), table.seed, table.options)
-        for move in Move.objects.filter(table=table, version__lte=version).order_by("version"):
-            engine.apply(state, move.seat, move.action)
-        _states[key] = state
-    return _states[key]
 
 
 def hidden_draws_of(state: Any) -> dict[int, set[int]]:
@@ -144,7 +128,8 @@ async def test_a_three_seat_table_plays_to_the_end_then_the_pupils_add_up(settin
             break
         seat = state.current
         if seat >= 2:
-            await tablets[0].receive(timeout=5)  # the bot's move arrives
+            # The robot's move arrives (perhaps already drained above).
+            await tablets[0].wait_version(version + 1)
             continue
         legal = engine.legal_actions(state, seat)
         laying = [a for a in legal if a["type"] not in ("collect",)]

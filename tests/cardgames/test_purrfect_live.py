@@ -10,16 +10,16 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from cardgames import engines, runtime
+from cardgames import runtime
 from cardgames.engines.purrfect import CAT_NAMES, card_cat
-from cardgames.models import GameEvent, Move, Table
+from cardgames.models import GameEvent, Move
 from tests.cardgames.factories import (  # noqa: F401
     fresh_channel_layer,
     seat_resolver,
     started_table,
 )
 from tests.cardgames.test_consumer import _tablets
-from tests.cardgames.wsclient import Tablet, nonce, table_state
+from tests.cardgames.wsclient import Tablet, nonce, state_at, table_state
 from tests.cardgames.wsclient import notice_of as _notice_of
 
 pytestmark = [
@@ -42,22 +42,6 @@ def hand_ids(html: str) -> set[int]:
 
 
 VERSION = re.compile(r'id="table-main"[^>]*data-version="(\d+)"')
-_states: dict[tuple[int, int], object] = {}
-
-
-@database_sync_to_async
-def state_at(table_id: int, version: int):
-    """The game as it was at ``version``: dealt again from its seed, with the
-    logged moves applied (the engine is deterministic)."""
-    key = (table_id, version)
-    if key not in _states:
-        table = Table.objects.get(pk=table_id)
-        engine = engines.get(table.game)
-        state = engine.new_game(table.seats.count(), table.seed, table.options)
-        for move in Move.objects.filter(table=table, version__lte=version).order_by("version"):
-            engine.apply(state, move.seat, move.action)
-        _states[key] = state
-    return _states[key]
 
 
 def form_of(action: dict, version: int) -> dict:

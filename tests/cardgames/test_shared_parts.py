@@ -69,7 +69,10 @@ def test_every_screen_is_the_same_drawn_alone_or_with_the_common_parts(
             )
 
 
-@pytest.mark.parametrize("game,options", [("chasse", {"announce": "typed"}), ("purrfect", {})])
+@pytest.mark.parametrize(
+    "game,options",
+    [("chasse", {"announce": "typed"}), ("purrfect", {}), ("pinocchio", {}), ("picktura", {})],
+)
 def test_the_screens_drawn_from_a_committed_move_equal_those_of_a_fresh_read(
     game: str, options: dict[str, object]
 ) -> None:

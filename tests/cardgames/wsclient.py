@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from cardgames import engines
-from cardgames.models import GameState, Table
+from cardgames.models import GameState, Move, Table
 from cardgames.rendering import apply_update
 from tests.cardgames.factories import communicator
 
@@ -127,3 +127,25 @@ def play_form(action: dict[str, Any], version: int) -> dict[str, Any]:
     if action.get("announce") is not None:
         form["announce"] = str(action["announce"])
     return form
+
+
+# The version a message shows: whole screens carry it on #table-main, updates
+# on the state unit.
+MESSAGE_VERSION = re.compile(r'id="table-(?:main|state)"[^>]*data-version="(\d+)"')
+_states: dict[tuple[int, int], Any] = {}
+
+
+@database_sync_to_async
+def state_at(table_id: int, version: int) -> Any:
+    """The game as it was at ``version``: dealt again from its seed, with the
+    logged moves applied (the engine is deterministic). Robots play meanwhile,
+    so a message is judged against the state of its own version."""
+    key = (table_id, version)
+    if key not in _states:
+        table = Table.objects.get(pk=table_id)
+        engine = engines.get(table.game)
+        state = engine.new_game(table.seats.count(), table.seed, table.options)
+        for move in Move.objects.filter(table=table, version__lte=version).order_by("version"):
+            engine.apply(state, move.seat, move.action)
+        _states[key] = state
+    return _states[key]

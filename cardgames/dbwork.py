@@ -1,0 +1,55 @@
+"""Where the live path's database work runs.
+
+Channels runs every ``database_sync_to_async`` call of a worker on one thread,
+one call after another. On SQLite that is right: its writers take turns anyway.
+On PostgreSQL it made every move of every table wait in one queue while the
+thread sat waiting for the server's answers (py-spy, 75 tables on one worker:
+the thread busy 31 % of the time, two thirds of it in ``psycopg`` waits), and a
+child's move waited behind other tables' moves and robots.
+
+``db_work`` runs such calls on ``CARDGAMES_DB_THREADS`` threads instead (set
+from ``DB_THREADS``; 1 keeps Channels' single thread). Moves of different
+tables then overlap; two moves of one table still take turns on the table's row
+lock, and one socket's messages are handled one after another by its consumer.
+Each thread holds one pooled connection while it works, so the threads, the two
+snapshot readers and the HTTP thread must fit in ``DB_POOL_MAX_SIZE``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_pool: concurrent.futures.ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def db_threads() -> int:
+    return max(1, int(getattr(settings, "CARDGAMES_DB_THREADS", 1)))
+
+
+def _executor() -> concurrent.futures.ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=db_threads(), thread_name_prefix="db-work"
+            )
+        return _pool
+
+
+def db_work(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``func`` as a coroutine function run on the database threads (closing
+    stale connections around each call, as ``database_sync_to_async`` does)."""
+    if db_threads() <= 1:
+        return database_sync_to_async(func)  # type: ignore[no-any-return]
+    wrapped: Any = database_sync_to_async(func, thread_sensitive=False, executor=_executor())
+    return wrapped  # type: ignore[no-any-return]
