@@ -665,6 +665,13 @@ def child(config: str, args: argparse.Namespace) -> dict[str, Any]:
         finally:
             server.send_signal(signal.SIGINT)
             try:
+                server.wait(8)
+            except subprocess.TimeoutExpired:
+                # Still stopping: have every worker print where its tasks wait.
+                for pid in worker_pids(server.pid) or [server.pid]:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGUSR1)
+            try:
                 server.wait(20)
             except subprocess.TimeoutExpired:
                 server.kill()
