@@ -11,7 +11,7 @@ import pytest
 from config.channel_layer import InMemoryChannelLayer
 
 
-def test_a_group_send_reaches_every_member_once() -> None:
+async def test_a_group_send_reaches_every_member_once() -> None:
     async def scenario() -> list[dict[str, object]]:
         layer = InMemoryChannelLayer()
         names = [await layer.new_channel() for _ in range(3)]
@@ -25,11 +25,11 @@ def test_a_group_send_reaches_every_member_once() -> None:
                 await asyncio.wait_for(layer.receive(name), 0.05)
         return got
 
-    got = asyncio.run(scenario())
+    got = await scenario()
     assert got == [{"type": "table.changed", "version": 4}] * 3
 
 
-def test_a_message_nobody_read_still_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_message_nobody_read_still_expires(monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario() -> bool:
         layer = InMemoryChannelLayer(expiry=1)
         name = await layer.new_channel()
@@ -42,10 +42,10 @@ def test_a_message_nobody_read_still_expires(monkeypatch: pytest.MonkeyPatch) ->
         # The expired message is gone and its channel left the group.
         return name in layer.groups.get("table-1", {}) or name in layer.channels
 
-    assert asyncio.run(scenario()) is False
+    assert await scenario() is False
 
 
-def test_a_cancelled_redis_receive_ends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_cancelled_redis_receive_ends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A receive that ignores its first cancel (as channels_redis's blocking
     read sometimes does) must not hold a closing socket, nor a server's stop."""
     from channels_redis.core import RedisChannelLayer as StockLayer
@@ -71,4 +71,4 @@ def test_a_cancelled_redis_receive_ends_at_once(monkeypatch: pytest.MonkeyPatch)
             await task
         return time.monotonic() - started
 
-    assert asyncio.run(scenario()) < 1.0
+    assert await scenario() < 1.0

@@ -12,6 +12,9 @@ import pytest
 
 from cardgames import dbwork
 
+# db_work closes stale connections around each call, as Channels does.
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture
 def fresh_pool() -> Any:

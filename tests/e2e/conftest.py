@@ -39,6 +39,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     e2e = [item for item in items if "tests/e2e/" in str(item.fspath).replace(os.sep, "/")]
     for item in e2e:
         item.add_marker(pytest.mark.e2e)
+    # The browser tests run last: Playwright's sync API leaves its event loop
+    # marked as running in the main thread, and an async test after it could
+    # not start its own ("Runner.run() cannot be called from a running event loop").
+    chosen = set(map(id, e2e))
+    items[:] = [item for item in items if id(item) not in chosen] + e2e
     if not CHROMIUM:
         reason = "Browser tests NOT RUN: Debian's chromium is not installed (apt-get install -y chromium)."
         for item in e2e:
