@@ -11,7 +11,6 @@ keeps the bound (``max_connections`` per worker process, well inside Redis'
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from typing import Any
@@ -23,26 +22,6 @@ from redis.asyncio import BlockingConnectionPool
 
 
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
-    async def receive(self, channel: str) -> dict[str, Any]:
-        """channels_redis's receive, but a cancelled receive ends at once.
-
-        When a socket closes, Channels cancels its pending ``receive`` and waits
-        for it. The socket whose receive is the one doing the worker's blocking
-        ``BZPOPMIN`` for everyone sometimes does not end on that cancel (it
-        reads again until a message comes): the load test's server then waited
-        out uvicorn's 10 s graceful shutdown and logged "Cancel 1 running
-        task(s)" (an asyncio task dump showed the connection's task waiting on
-        ``RedisChannelLayer.receive``, core.py:340). Here the socket's task
-        stops waiting at once; the inner receive goes on by itself and, as
-        before, hands every other socket's message to its buffer."""
-        inner = asyncio.ensure_future(super().receive(channel))
-        try:
-            return await asyncio.shield(inner)  # type: ignore[no-any-return]
-        except asyncio.CancelledError:
-            inner.cancel()
-            inner.add_done_callback(_retrieve)
-            raise
-
     def create_pool(self, index: int) -> BlockingConnectionPool:
         host: dict[str, Any] = dict(self.hosts[index])
         address = host.pop("address", None)
@@ -81,10 +60,3 @@ class InMemoryChannelLayer(_InMemoryChannelLayer):  # type: ignore[misc]
             # A full queue is a socket that stopped reading: it resyncs later.
             with contextlib.suppress(ChannelFull):
                 await self.send(channel, message)
-
-
-def _retrieve(task: asyncio.Future[Any]) -> None:
-    """Read a finished background receive's outcome, so asyncio does not report
-    an exception "never retrieved" for a socket that has gone."""
-    if not task.cancelled():
-        task.exception()

@@ -44,31 +44,3 @@ async def test_a_message_nobody_read_still_expires(monkeypatch: pytest.MonkeyPat
 
     assert await scenario() is False
 
-
-async def test_a_cancelled_redis_receive_ends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A receive that ignores its first cancel (as channels_redis's blocking
-    read sometimes does) must not hold a closing socket, nor a server's stop."""
-    from channels_redis.core import RedisChannelLayer as StockLayer
-
-    from config.channel_layer import RedisChannelLayer
-
-    async def stubborn(self: object, channel: str) -> dict[str, object]:
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            await asyncio.sleep(30)  # reads again instead of ending
-        return {"type": "late"}
-
-    monkeypatch.setattr(StockLayer, "receive", stubborn)
-
-    async def scenario() -> float:
-        layer = RedisChannelLayer(hosts=["redis://127.0.0.1:6379/15"])
-        task = asyncio.ensure_future(layer.receive("specific.abc!def"))
-        await asyncio.sleep(0.05)
-        started = time.monotonic()
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-        return time.monotonic() - started
-
-    assert await scenario() < 1.0
