@@ -80,8 +80,9 @@ def make_application() -> Any:
     )
 
 
-def setup_data(tables: int) -> list[dict[str, Any]]:
-    """Tables, seats and browser sessions, written straight to the scratch DB."""
+def setup_data(tables: int, group_key: str = "bench") -> list[dict[str, Any]]:
+    """Tables, seats and browser sessions, written straight to the scratch DB
+    (also the load test's school: ``benchmarks/loadtest.py``)."""
     import django
 
     django.setup()
@@ -109,7 +110,7 @@ def setup_data(tables: int) -> list[dict[str, Any]]:
             seats=[*pupils, services.bot_seat(level="medium", number=1)],
             options={"announce": "shown", "tokens": 5, "target": 200},
             seed=number + 1,
-            group_key="bench",
+            group_key=group_key,
             number=number + 1,
         )
         services.table_start(table=table)

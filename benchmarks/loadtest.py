@@ -336,41 +336,11 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
 
 # =========================================================================== server side
 def setup_tables(tables: int) -> list[dict[str, Any]]:
-    """Tables, seats and browser sessions, straight into the run's database."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.test import Client
+    """Tables, seats and browser sessions, straight into the run's database:
+    the same school as ``bench_ws``'s (3 pupils and a medium robot per table)."""
+    from benchmarks.bench_ws import setup_data
 
-    from cardgames import runtime, services
-
-    runtime.schedule = lambda table_id, at: None  # the server runs the bots, not us
-    staff = get_user_model().objects.create(username="loadtest-prof", is_staff=True)
-    client = Client()
-    client.force_login(staff)
-    projector = client.cookies["sessionid"].value
-    out = []
-    for number in range(tables):
-        specs = [
-            services.SeatSpec(player_key=f"pupil:{number * 10 + i}", display_name=f"Élève {number}-{i}")
-            for i in range(3)
-        ]
-        table = services.table_create(
-            game="chasse",
-            seats=[*specs, services.bot_seat(level="medium", number=1)],
-            options={"announce": "shown", "tokens": 5, "target": 200},
-            seed=number + 1,
-            group_key="loadtest",
-            number=number + 1,
-        )
-        services.table_start(table=table)
-        cookies = []
-        for spec in specs:
-            store = SessionStore()
-            store["player_key"] = spec.player_key
-            store.save()
-            cookies.append(store.session_key)
-        out.append({"id": table.pk, "pupils": cookies, "projector": projector})
-    return out
+    return setup_data(tables, group_key="loadtest")
 
 
 def check_database(tablets: dict[int, list[Tablet]], stats: Stats) -> list[str]:

@@ -509,9 +509,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         # The mover's new screen is drawn from the table as the move committed
         # it (no second read); the broadcast's sockets here share it by stamp.
         services.move_after_take(stamp=stamp)
-        if result.after is not None:
-            return _Fresh(rendering.snapshot_of(result.after), stamp=stamp)
-        return _Fresh(rendering.snapshot(self.table_id), stamp=stamp)
+        return _Fresh(rendering.snapshot_of(result.after), stamp=stamp)
 
     def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:
         # When the screen was out of date, send the fresh one with the notice.

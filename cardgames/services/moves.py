@@ -36,7 +36,7 @@ class ActionResult:
     over: bool
     # The table as the move committed it: the screens of this change are drawn
     # from it instead of reading the table again (see ``notify.move_after_take``).
-    after: TableAfter | None = None
+    after: TableAfter
 
 
 def _is_int(value: object) -> bool:

@@ -96,7 +96,7 @@ def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
     logged as lost; it never undoes the committed change."""
     # The stamp names this broadcast: the sockets of the table in one process
     # share a single read of the table for it (see consumers.shared_snapshot).
-    message = {"stamp": secrets.token_hex(8), **message, "table_id": table_id}
+    message = {**message, "table_id": table_id, "stamp": message.get("stamp") or secrets.token_hex(8)}
     if message.get("type") == "table.changed":
         _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]
     loop = _server_loop()

@@ -102,7 +102,6 @@ def test_the_screens_drawn_from_a_committed_move_equal_those_of_a_fresh_read(
             nonce=f"after-{step}",
             player_key=snap.seats[seat].player_key,
         )
-        assert result.after is not None
         drawn = rendering.snapshot_of(result.after)
         read = rendering.snapshot(table.pk)
         assert read is not None and drawn.version == read.version

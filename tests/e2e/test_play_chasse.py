@@ -37,6 +37,18 @@ def _teacher(browser: Any, server: Any) -> tuple[Any, Any]:
     return context, page
 
 
+def _class_id(server: Any) -> int:
+    """The demo class's id, read as the teacher's pages would find it."""
+    return int(
+        json.loads(
+            server.shell(
+                "import json; from classroom.models import SchoolClass;"
+                f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
+            ).splitlines()[-1]
+        )
+    )
+
+
 def _session(server: Any) -> dict[str, Any]:
     code = (
         "import json; from classroom.models import ClassSession;"
@@ -130,12 +142,7 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     server = live_server_url
     teacher, page = _teacher(browser, server)
     # 1. The teacher starts a session of Chasse with a short target.
-    class_id = json.loads(
-        server.shell(
-            "import json; from classroom.models import SchoolClass;"
-            f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
-        ).splitlines()[-1]
-    )
+    class_id = _class_id(server)
     page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
     page.locator('input[name="game"][value="chasse"]').check()
     page.fill('input[name="target"]', "30")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.board import groups_make, table_robots
-from tests.e2e.test_play_chasse import CLASS_NAME, _join, _session, _teacher
+from tests.e2e.test_play_chasse import CLASS_NAME, _class_id, _join, _session, _teacher
 
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -74,12 +74,7 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
 ) -> None:
     server = live_server_url
     teacher, page = _teacher(browser, server)
-    class_id = json.loads(
-        server.shell(
-            "import json; from classroom.models import SchoolClass;"
-            f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
-        ).splitlines()[-1]
-    )
+    class_id = _class_id(server)
     _start_session(page, server, class_id)
     demo = _session(server)
     assert demo["options"]["words_language"] == "de"
@@ -305,12 +300,7 @@ def test_six_names_stay_whole_on_a_portrait_tablet(
     """Six seats, long names: every name is written whole (it wraps, never "…")."""
     server = live_server_url
     teacher, page = _teacher(browser, server)
-    class_id = json.loads(
-        server.shell(
-            "import json; from classroom.models import SchoolClass;"
-            f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
-        ).splitlines()[-1]
-    )
+    class_id = _class_id(server)
     _start_session(page, server, class_id)
     demo = _session(server)
     table_id = json.loads(

@@ -10,7 +10,6 @@ Screenshots go to ``artifacts/screenshots/purrfect-*.png`` for a human to look a
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.board import groups_make, table_robots
-from tests.e2e.test_play_chasse import CLASS_NAME, _join, _session, _teacher
+from tests.e2e.test_play_chasse import _class_id, _join, _session, _teacher
 
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -113,12 +112,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
 ) -> None:
     server = live_server_url
     teacher, page = _teacher(browser, server)
-    class_id = json.loads(
-        server.shell(
-            "import json; from classroom.models import SchoolClass;"
-            f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))"
-        ).splitlines()[-1]
-    )
+    class_id = _class_id(server)
     # 1. The session form offers the four games; the teacher picks Purrfect.
     page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
     for game in ("chasse", "purrfect", "pinocchio", "picktura"):
