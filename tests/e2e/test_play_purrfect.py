@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.e2e.board import groups_make, table_robots
@@ -79,13 +80,16 @@ def _offer(page: Any, count: int = 1) -> bool:
 
 def _accept_any(page: Any) -> bool:
     """Take the first open offer, paying with as many cards as its meow says."""
-    offers = page.locator("label.pf-offer:not(.is-off)")
-    if offers.count() == 0:
+    # Read the offer in one go: the board is redrawn live, and an offer seen
+    # a moment ago may be taken or withdrawn by the time a second read comes.
+    meow = page.evaluate(
+        "() => document.querySelector('label.pf-offer:not(.is-off) .pf-offer-meow')?.textContent ?? null"
+    )
+    if meow is None:
         return False
+    offer = page.locator("label.pf-offer:not(.is-off)").first
     counts = _meow_counts(page)
-    offer = offers.first
-    meow = offer.locator(".pf-offer-meow").inner_text().strip().strip("«» ")
-    count = counts.get(meow)
+    count = counts.get(meow.strip().strip("«» "))
     group = _group_with(page, count or 99)
     if not count or group is None:
         return False
@@ -105,6 +109,20 @@ def _withdraw(page: Any) -> bool:
     button.click()
     page.locator(".pf-own-offer").wait_for(state="detached", timeout=8_000)
     return True
+
+
+def _trade_step(page: Any) -> bool:
+    """One free trading step (withdraw, else accept, else offer). Four tablets
+    and a robot trade at once, so what a tablet just saw can be gone a moment
+    later (an offer taken, a board redrawn): such a step simply did nothing,
+    as for a child whose tap came too late, and the loop goes on."""
+    page.set_default_timeout(3_000)
+    try:
+        return _withdraw(page) or _accept_any(page) or _offer(page, 1)
+    except PlaywrightError:
+        return False
+    finally:
+        page.set_default_timeout(30_000)
 
 
 def test_four_pupils_and_a_robot_trade_until_paws_are_won(
@@ -208,7 +226,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
         for tablet in tablets:
             if _over(tablet):
                 break
-            if not (_withdraw(tablet) or _accept_any(tablet) or _offer(tablet, 1)):
+            if not _trade_step(tablet):
                 tablet.wait_for_timeout(100)
     assert _over(a), "the round never ended"
     for tablet, name in zip(tablets, names, strict=True):
