@@ -195,8 +195,13 @@ async def play_tables(
         await asyncio.sleep(0.05)
     deadline = time.perf_counter() + seconds
 
-    async def drive(group: list[Socket]) -> None:
-        rng = random.Random(len(samples))
+    async def drive(number: int, group: list[Socket]) -> None:
+        # One seed per table: with one seed for all (it was ``len(samples)``,
+        # 0 for every table at the start) all ten tables "thought" for the same
+        # time and moved in the same millisecond all run long, ten moves queued
+        # at once; children at different tables do not. The echo floor's groups
+        # are seeded the same way (by their number).
+        rng = random.Random(number)
         while time.perf_counter() < deadline:
             pupil = next(
                 (s for i, s in enumerate(group[:3]) if s.current == i and s.version >= 0), None
@@ -243,7 +248,7 @@ async def play_tables(
                 max(min(t for v, t in s.arrivals.items() if v > version) for s in group) - start
             )
 
-    await asyncio.gather(*(drive(group) for group in sockets))
+    await asyncio.gather(*(drive(number, group) for number, group in enumerate(sockets)))
     for task in readers:
         task.cancel()
     for group in sockets:
