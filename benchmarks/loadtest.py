@@ -204,10 +204,18 @@ async def wait_any(tablets: list[Tablet], timeout: float) -> None:
             w.cancel()
 
 
+# Taps sent from 1 s before the kill to this many seconds after it count as
+# the recovery.
+RECOVERY_SECONDS = 10.0
+
+
 @dataclass
 class Stats:
     samples: list[float] = field(default_factory=list)
     mover: list[float] = field(default_factory=list)
+    # When each sample's tap was sent (perf_counter), to tell the kill's
+    # recovery apart from steady play.
+    started: list[float] = field(default_factory=list)
     across_reconnect: int = 0
     acked: int = 0
     lost_sends: int = 0
@@ -279,6 +287,7 @@ async def drive_table(
             max(min(at for v, at in t.arrivals.items() if v > version) for t in group) - start
         )
         stats.mover.append(min(at for v, at in pupil.arrivals.items() if v > version) - start)
+        stats.started.append(start)
 
 
 async def echo_floor(
@@ -559,6 +568,14 @@ async def run_clients(
                 expected_closes += 1
             else:
                 dropped += 1
+    # The kill's recovery (its worker's sockets reconnecting to the other one,
+    # which renders each of them a whole screen) is reported apart from steady
+    # play: the whole run's figures mix the two.
+    recovery: list[float] = []
+    steady: list[float] = []
+    for start, sample in zip(stats.started, stats.samples, strict=True):
+        in_window = kill_at is not None and kill_at - 1 <= start <= kill_at + RECOVERY_SECONDS
+        (recovery if in_window else steady).append(sample)
     moves = sum(final_versions[tid] - start_versions[tid] for tid in groups)
     seen = sum(t.versions_seen for t in everyone)
     result = {
@@ -571,6 +588,10 @@ async def run_clients(
         "move": percentiles(stats.samples),
         "move_n": len(stats.samples),
         "mover": percentiles(stats.mover),
+        "steady": percentiles(steady) if kill_at is not None else None,
+        "steady_n": len(steady),
+        "recovery": percentiles(recovery) if kill_at is not None else None,
+        "recovery_n": len(recovery),
         "moves_per_s": moves / play_seconds if play_seconds else 0.0,
         # Killing a worker loses its CPU count: the kill run's figure is a floor.
         "cpu_ms_per_move": cpu_used * 1000 / moves if moves else 0.0,
@@ -692,6 +713,11 @@ def report(r: dict[str, Any]) -> bool:
         f"  refused {r['refused']}, dropped {r['dropped']} (echo floor groups broken {r['floor_broken']}), server errors {r['server_errors']},"
         f" pupil moves acknowledged {r['acked']}"
     )
+    if r.get("steady") and r.get("recovery"):
+        s50, s95, s99 = r["steady"]
+        k50, k95, k99 = r["recovery"]
+        print(f"   outside the kill's {RECOVERY_SECONDS:.0f} s  n={r['steady_n']:5d}  p50 {s50:7.1f} ms  p95 {s95:7.1f} ms  p99 {s99:7.1f} ms")
+        print(f"   within {RECOVERY_SECONDS:.0f} s of the kill n={r['recovery_n']:5d}  p50 {k50:7.1f} ms  p95 {k95:7.1f} ms  p99 {k99:7.1f} ms")
     if r.get("kill"):
         print(
             f"  kill test: worker {r['kill'].get('pid')} SIGKILLed, {r['killed_sockets_closed']} sockets closed,"
