@@ -196,7 +196,10 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         over=over,
         playing=playing,
         status_message=status_message(snap.table, over),
-        log=[adapter.describe_event(event, names) for event in reversed(history[-LOG_TAIL:])],
+        log=[
+            adapter.describe_event(event, names, snap.table.options)
+            for event in reversed(history[-LOG_TAIL:])
+        ],
         current_name=(
             names[view["current_seat"]]
             if isinstance(view.get("current_seat"), int) and 0 <= view["current_seat"] < len(names)

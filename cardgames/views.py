@@ -107,7 +107,10 @@ def replay(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
         notice="",
         step=step,
         steps=len(moves),
-        step_events=[adapter.describe_event(event.payload, snap.seat_names) for event in events],
+        step_events=[
+            adapter.describe_event(event.payload, snap.seat_names, snap.table.options)
+            for event in events
+        ],
         prev_step=max(0, step - 1),
         next_step=min(len(moves), step + 1),
         access=access,

@@ -27,7 +27,12 @@ class FormToAction(Protocol):
 
 
 class DescribeEvent(Protocol):
-    def __call__(self, event: Mapping[str, Any], seat_names: Sequence[str]) -> str: ...
+    def __call__(
+        self,
+        event: Mapping[str, Any],
+        seat_names: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+    ) -> str: ...
 
 
 class SeatContext(Protocol):
@@ -92,7 +97,9 @@ class GameUI:
     - ``seat_context(...)``: extra template context for a seat's view; its
       ``player_extras`` (one dict per seat index), if any, is merged into each
       entry of ``players`` (e.g. a game's tokens or paws).
-    - ``describe_event(event, seat_names)``: one French sentence (gettext).
+    - ``describe_event(event, seat_names, options)``: one sentence (gettext) for
+      the monitor and the replay; ``options`` are the table's (Pinocchio's
+      words are in the table's ``words_language``, not the reader's).
     - ``public_summary(view, seat_names)``: (label, value) pairs for the monitor.
     - ``events_context(history=, view=, seat=, seat_names=)``: extra context
       drawn from what this seat has seen happen (feedback on its last move,

@@ -332,7 +332,11 @@ TOKEN_REASONS: dict[str, Promise] = {
 }
 
 
-def describe_event(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
+def describe_event(
+    event: Mapping[str, Any],
+    seat_names: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+) -> str:
     """One short French sentence per event, for the table's log and the monitor."""
     kind = event.get("type")
     who = _name(seat_names, event.get("seat"))

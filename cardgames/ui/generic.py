@@ -113,7 +113,11 @@ def events_context(
     return {}
 
 
-def describe_event(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
+def describe_event(
+    event: Mapping[str, Any],
+    seat_names: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+) -> str:
     seat = event.get("seat")
     who = seat_names[seat] if isinstance(seat, int) and 0 <= seat < len(seat_names) else ""
     details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "seat", "to"))

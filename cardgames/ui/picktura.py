@@ -550,7 +550,11 @@ def explain(event: Mapping[str, Any], seat_names: Sequence[str], me: int | None)
     return None
 
 
-def describe_event(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
+def describe_event(
+    event: Mapping[str, Any],
+    seat_names: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+) -> str:
     """One sentence for the log, the monitor and the replay (no "tu")."""
     line = explain(event, seat_names, None)
     return line["text"] if line else gettext("Un coup a été joué.")

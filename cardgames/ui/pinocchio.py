@@ -383,11 +383,14 @@ def explain(
 
 
 def describe_event(
-    event: Mapping[str, Any], seat_names: Sequence[str], words_language: str = "fr"
+    event: Mapping[str, Any],
+    seat_names: Sequence[str],
+    options: Mapping[str, Any] | None = None,
 ) -> str:
     """One sentence for the log, the monitor and the replay (no "tu"). The
-    callers that know the table's ``words_language`` pass it; the others get
-    the French words."""
+    garment words are in the table's ``words_language`` (its ``options``):
+    a French class practising German reads German words on the monitor too."""
+    words_language = (options or {}).get("words_language")
     lang = words_language if words_language in LANGUAGES else "fr"
     if event.get("type") == "card_seen":
         return gettext("Une carte est prise.")

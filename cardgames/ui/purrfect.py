@@ -362,7 +362,11 @@ def explain(
     return None
 
 
-def describe_event(event: Mapping[str, Any], seat_names: Sequence[str]) -> str:
+def describe_event(
+    event: Mapping[str, Any],
+    seat_names: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+) -> str:
     """One sentence for the log, the monitor and the replay (no "tu")."""
     if event.get("type") == "hand_dealt":
         return gettext("Tu reçois tes 9 cartes.")

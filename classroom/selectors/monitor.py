@@ -61,7 +61,9 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
     return {
         "table": snap.table,
         "summary": summary,
-        "events": [adapter.describe_event(event.payload, names) for event in events],
+        "events": [
+            adapter.describe_event(event.payload, names, snap.table.options) for event in events
+        ],
         "seats": [
             {
                 "index": seat.index,

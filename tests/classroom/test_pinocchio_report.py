@@ -4,6 +4,7 @@ bluffs caught, noses, best place and the word language, from the table's record.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -18,6 +19,9 @@ from tests.classroom.test_reports import MAX_QUERIES
 from tests.factories import ClassSessionFactory, PupilFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+GERMAN_WORDS = re.compile(r"\b(Mütze|Fliege|Hemd|Hose|Holzschuhe)\b")
+FRENCH_WORDS = re.compile(r"\b(bonnet|nœud papillon|chemise|pantalon|sabots)\b")
 
 
 def _finished_pinocchio_table(session, pupils, seed: int):
@@ -99,3 +103,33 @@ def test_the_pupil_report_shows_doubts_bluffs_noses_and_the_word_language(
         and "Bluffs découverts" in section
         and "allemand" in section
     )
+
+
+def test_the_monitor_and_the_replay_name_the_garments_in_the_tables_word_language() -> None:
+    """A French class practising German: the teacher's monitor and the replay
+    tell the announcements with the German words the children heard."""
+    from classroom.selectors.monitor import table_card_context
+
+    session = ClassSessionFactory(game="pinocchio", options={"words_language": "de"})
+    pupils = [
+        PupilFactory(school_class=session.school_class, display_name=n)
+        for n in ("Léo", "Inès", "Noé")
+    ]
+    table, _engine, _state = _finished_pinocchio_table(session, pupils, seed=3)
+    card = table_card_context(table.pk, session)
+    assert card is not None
+    told = " ".join(card["events"])
+    assert " annonce : « " in told, told
+    assert GERMAN_WORDS.search(told), told
+    assert not FRENCH_WORDS.search(told), told
+    client = Client()
+    client.force_login(session.school_class.teacher)
+    url = reverse("cardgames:replay", args=[table.pk])
+    for step in range(1, 6):  # the first announcement comes within the first moves
+        page = client.get(url, {"step": step}, headers={"HX-Request": "true"})
+        assert page.status_code == 200
+        lines = re.findall(r"annonce : « [^»]+ »", page.content.decode())
+        if lines:
+            break
+    assert lines and all(GERMAN_WORDS.search(line) for line in lines), lines
+    assert not any(FRENCH_WORDS.search(line) for line in lines), lines
