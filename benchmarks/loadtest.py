@@ -17,7 +17,8 @@ before playing at a child's pace (``--pace``, seconds before each tap).
 Printed per configuration: the move round trip (a pupil's tap -> every socket of
 the table shows the new version) p50/p95/p99, the mover's own screen, moves/s,
 bytes per socket per move, sockets refused, sockets dropped, errors in the
-server log, and the machine load. Afterwards the database is checked: every
+server log, and the machine load; for the kill run, the move round trip again
+for the taps sent around the kill (its tablets reconnecting) and for the rest. Afterwards the database is checked: every
 table's event log and move list have no gap and no duplicate, the moves the
 tablets saw acknowledged are exactly the pupils' moves stored, and every
 socket's last screen equals the engine's view of the stored state.
