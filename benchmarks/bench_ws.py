@@ -318,6 +318,10 @@ def main() -> None:
         DATABASE_URL="",
         REDIS_URL="",
         LOG_LEVEL="ERROR",
+        # As a school runs it: with DEBUG on, every statement is also logged
+        # in memory (Django's debug cursor), a cost no school pays.
+        DJANGO_DEBUG="0",
+        AXES_ENABLED="0",
     )
     os.environ.update(env)
     subprocess.run(
