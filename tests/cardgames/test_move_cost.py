@@ -19,10 +19,11 @@ pytestmark = pytest.mark.django_db
 # The statements of a pupil's move, from its message to the mover's new screen,
 # all on the worker's database thread: lock the table and read its state (1),
 # the seats (1), the nonce check (1), save the state (1), the last event number
-# (1), its events (1) and the move (1); then the fresh read for the mover's own
-# screen (3). The test's transaction adds a savepoint and its release (2). Turn
-# bookkeeping (a bot's think time, a choice to clear) may add one.
-MOVE_STATEMENTS = 13
+# (1), its events (1) and the move (1). The mover's own screen is drawn from the
+# table as the move committed it: no read after. The test's transaction adds a
+# savepoint and its release (2). Turn bookkeeping (a robot's think time) may add
+# one.
+MOVE_STATEMENTS = 10
 
 
 def _consumer(table_id: int, seat: int, game: str) -> TableConsumer:
