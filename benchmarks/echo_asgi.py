@@ -24,7 +24,20 @@ def _dump_tasks() -> None:
     print(f"TASKDUMP {len(tasks)} tasks", file=sys.stderr, flush=True)
     for task in tasks:
         print(f"TASKDUMP {task!r}", file=sys.stderr, flush=True)
-        task.print_stack(limit=12, file=sys.stderr)
+        # The whole await chain, not only the task's outer frame: where the
+        # innermost coroutine really waits.
+        coro = task.get_coro()
+        depth = 0
+        while coro is not None and depth < 40:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+            if frame is not None:
+                print(
+                    f"TASKDUMP   at {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            depth += 1
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]
