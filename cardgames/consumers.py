@@ -607,6 +607,11 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
             await self._push(rendering.render_moved(new_id))
 
     async def table_close(self, event: dict[str, Any]) -> None:
-        message = str(event.get("reason") or _("La séance est terminée. Merci et à bientôt !"))
+        """The session ended, or this tablet was signed out: said in this
+        socket's language (the event carries a code, never a sentence)."""
+        if event.get("reason") == revocation.SIGNED_OUT:
+            message = _("Cette tablette a été déconnectée. Merci et à bientôt !")
+        else:
+            message = _("La séance est terminée. Merci et à bientôt !")
         await self.send(text_data=rendering.render_closed(message))
         await self.close(code=CLOSE_SESSION_ENDED)

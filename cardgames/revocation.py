@@ -51,10 +51,16 @@ def session_generation_remember(session_key: str) -> int:
     return int(value) if value is not None else 0
 
 
-def session_revoke(*, session_key: str, reason: str) -> None:
-    """This browser session lost its access: bump its generation and close its
-    sockets. Call it after the session is gone from the store; inside a
-    transaction both happen on commit."""
+# Why a socket is told to close. A code, not a sentence: each socket says it in
+# its own reader's language (the teacher who signs a tablet out may read German,
+# the child on it French).
+SIGNED_OUT = "signed_out"
+
+
+def session_revoke(*, session_key: str) -> None:
+    """This browser session lost its access (signed out): bump its generation
+    and close its sockets, table and lobby alike. Call it after the session is
+    gone from the store; inside a transaction both happen on commit."""
     if not session_key:
         return
 
@@ -68,7 +74,7 @@ def session_revoke(*, session_key: str, reason: str) -> None:
         layer: Any = get_channel_layer()
         if layer is not None:
             async_to_sync(layer.group_send)(
-                session_group(session_key), {"type": "table.close", "reason": reason}
+                session_group(session_key), {"type": "table.close", "reason": SIGNED_OUT}
             )
 
     transaction.on_commit(revoke)

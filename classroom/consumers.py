@@ -25,8 +25,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from cardgames import engines
+from cardgames import engines, revocation
 from cardgames import services as cardgames_services
+from cardgames.consumers import CLOSE_SIGNED_OUT
 from cardgames.i18n import SocketLanguageMixin
 from classroom import access, selectors, services
 from classroom.live_help import KEEP, HelpMark, RecentPlay, needs_help
@@ -129,7 +130,36 @@ class ProjectorConsumer(_LivePage):
 class LobbyConsumer(_LivePage):
     """``ws/lobby/``: a signed-in pupil waits for their table. When it starts
     (or the session ends) the page is sent an element that asks
-    ``/lobby/where/``, whose ``HX-Redirect`` moves the tablet on."""
+    ``/lobby/where/``, whose ``HX-Redirect`` moves the tablet on. When the
+    tablet is signed out (by the teacher, or "Ce n'est pas moi" elsewhere) the
+    lobby says so at once and closes, like its table sockets
+    (``cardgames.revocation``)."""
+
+    session_group = ""
+
+    async def connect(self) -> None:
+        # Joined before the page is drawn: a sign-out meanwhile is not missed.
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if key:
+            self.session_group = revocation.session_group(key)
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
+        await super().connect()
+        if not self.group_name and self.session_group:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+            self.session_group = ""
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if self.session_group:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+
+    async def table_close(self, event: dict[str, Any]) -> None:
+        """This tablet was signed out: the waiting screen gives way to a goodbye
+        (in this socket's language), and the socket closes."""
+        await self.send(
+            text_data=render_to_string("classroom/join/_lobby_ended.html", {"signed_out": True})
+        )
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     def _group(self) -> str | None:
         session = self.scope.get("session")

@@ -7,7 +7,6 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from cardgames import revocation
 from classroom.models import Attendance, ClassSession, Pupil, TabletLogin
@@ -44,7 +43,4 @@ def tablet_sign_out(*, login: TabletLogin) -> None:
         session_changed(class_session_id=session_id)
         # Its open table sockets close now, and any message still in flight
         # finds the access gone (cardgames.revocation).
-        revocation.session_revoke(
-            session_key=login.session_key,
-            reason=_("Cette tablette a été déconnectée. Merci et à bientôt !"),
-        )
+        revocation.session_revoke(session_key=login.session_key)

@@ -290,7 +290,5 @@ def pupil_sign_out(request: HttpRequest) -> HttpResponse:
         services.tablet_sign_out(login=login)
     request.session.flush()
     if key:
-        revocation.session_revoke(
-            session_key=key, reason=_("Cette tablette a été déconnectée. Merci et à bientôt !")
-        )
+        revocation.session_revoke(session_key=key)
     return redirect("classroom:join")

@@ -90,3 +90,33 @@ async def test_04_ending_the_session_from_its_page_ends_tables_and_closes_socket
     await database_sync_to_async(table.refresh_from_db)()
     assert table.status == Table.Status.FINISHED
     assert not await database_sync_to_async(TabletLogin.objects.exists)()
+
+
+async def test_signing_a_tablet_out_closes_its_lobby_too_in_the_tablets_language() -> None:
+    """The teacher (reading German) signs out a tablet still waiting in the
+    lobby (reading French): the waiting screen says goodbye in French at once
+    and its socket closes, instead of waiting on for a table."""
+    class_session, teacher, pupils = await database_sync_to_async(_setup)()
+    tablet = await database_sync_to_async(_join)(pupils[0])
+    lobby = _communicator_speaking("/ws/lobby/", tablet, "fr-FR,fr")
+    assert (await lobby.connect())[0]
+    assert "Attends ta table" in await lobby.receive_from(timeout=5)
+    login = await database_sync_to_async(TabletLogin.objects.get)(class_session=class_session)
+
+    def sign_out_in_german() -> None:
+        from django.utils import translation
+
+        with translation.override("de"):
+            services.tablet_sign_out(login=login)
+
+    await database_sync_to_async(sign_out_in_german)()
+    text, code = await _closed(lobby)
+    assert code == 4002
+    assert 'id="lobby"' in text and "Cette tablette a été déconnectée" in text
+    assert "abgemeldet" not in text and "/lobby/where/" not in text
+
+
+def _communicator_speaking(path: str, client: Client, accept_language: str) -> Any:
+    comm = _communicator(path, client)
+    comm.scope["headers"] = [*comm.scope["headers"], (b"accept-language", accept_language.encode())]
+    return comm
