@@ -96,7 +96,7 @@ async def test_signing_a_tablet_out_closes_its_lobby_too_in_the_tablets_language
     """The teacher (reading German) signs out a tablet still waiting in the
     lobby (reading French): the waiting screen says goodbye in French at once
     and its socket closes, instead of waiting on for a table."""
-    class_session, teacher, pupils = await database_sync_to_async(_setup)()
+    class_session, _teacher, pupils = await database_sync_to_async(_setup)()
     tablet = await database_sync_to_async(_join)(pupils[0])
     lobby = _communicator_speaking("/ws/lobby/", tablet, "fr-FR,fr")
     assert (await lobby.connect())[0]
