@@ -14,8 +14,10 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from cardgames import rendering
 from cardgames.models import Table
@@ -324,9 +326,16 @@ def tables_start(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @require_POST
-def tablet_sign_out(request: HttpRequest, login_id: int) -> HttpResponse:
+def tablet_sign_out(request: HtmxHttpRequest, login_id: int) -> HttpResponse:
+    """The button is posted by htmx (its list is redrawn live over a socket,
+    where no CSRF token can be drawn: the token travels in the page's
+    ``hx-headers``); without JavaScript it is a plain form post."""
     login_row = access.access_login(request.user, login_id)
     name = login_row.pupil.display_name
     services.tablet_sign_out(login=login_row)
     messages.success(request, with_names(_("La tablette de %(name)s est déconnectée."), name=name))
+    if request.htmx:
+        return HttpResponseClientRedirect(
+            reverse("classroom:session_detail", args=[login_row.class_session_id])
+        )
     return redirect("classroom:session_detail", session_id=login_row.class_session_id)

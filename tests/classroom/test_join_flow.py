@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -213,3 +214,34 @@ def test_the_teacher_signs_a_tablet_out(client: Client, session_and_pupils: tupl
     assert not TabletLogin.objects.filter(pk=login.pk).exists()
     # The tablet is a stranger again: back to the keypad.
     assert client.get("/lobby/")["Location"] == "/join"
+
+
+def test_the_live_tablet_list_signs_out_with_the_pages_csrf_header(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    """The teacher's list of tablets is redrawn over a socket, where no CSRF
+    token can be drawn into its forms: its button posts through htmx, with
+    the token the page carries in ``hx-headers``, and CSRF stays enforced."""
+    from classroom.consumers import ProjectorConsumer
+
+    class_session, (leo, *_rest) = session_and_pupils
+    _type_code(client, "482913")
+    _pictures(client, leo, leo.picture_code)
+    login = TabletLogin.objects.get(pupil=leo)
+    teacher = Client(enforce_csrf_checks=True)
+    teacher.force_login(class_session.school_class.teacher)
+    page = teacher.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
+    token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page).group(1)
+    live = ProjectorConsumer()
+    live.scope = {"user": class_session.school_class.teacher}
+    live.session_id, live.teacher_view = class_session.pk, True
+    drawn = live._render()
+    assert "csrfmiddlewaretoken" not in drawn  # what the socket draws: no token...
+    assert f'hx-post="/teacher/tablets/{login.pk}/sign-out/"' in drawn  # ...so htmx posts it
+    url = f"/teacher/tablets/{login.pk}/sign-out/"
+    assert teacher.post(url, headers={"HX-Request": "true"}).status_code == 403
+    assert TabletLogin.objects.filter(pk=login.pk).exists()
+    answer = teacher.post(url, headers={"HX-Request": "true", "X-CSRFToken": token})
+    assert answer.status_code == 200
+    assert answer["HX-Redirect"] == f"/teacher/sessions/{class_session.pk}/"
+    assert not TabletLogin.objects.filter(pk=login.pk).exists()

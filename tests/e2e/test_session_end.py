@@ -93,3 +93,39 @@ def test_ending_the_session_asks_first_then_tells_the_tablets(
     teacher.close()
     # Later browser tests expect the demo class to have an open session.
     server.shell(NEW_SESSION)
+
+
+def test_a_tablet_signed_out_from_the_session_page_says_goodbye_in_the_lobby(
+    live_server_url: Any, browser: Any, screenshots: Path
+) -> None:
+    """The teacher signs out a tablet whose child waits in the lobby (the wrong
+    child picked a name, say): that tablet says goodbye at once, in its own
+    language, instead of waiting on for a table."""
+    server = live_server_url
+    demo = json.loads(server.shell(NEW_SESSION).splitlines()[-1])
+    by_name = {p["display_name"]: p for p in demo["pupils"]}
+    waiting = _join(browser, server, demo["code"], by_name["Jules"], PORTRAIT)
+    waiting.get_by_text("Attends ta table").wait_for()
+    waiting.wait_for_timeout(500)  # the lobby's socket is open
+
+    teacher, page = _teacher(browser, server)
+    page.goto(f"{server.url}/teacher/sessions/{demo['session']}/")
+    page.get_by_role("button", name="Déconnecter la tablette de Jules").click()
+    page.wait_for_load_state("networkidle")
+    # The teacher's list is redrawn live over a socket; its button still works.
+    page.get_by_text("La tablette de Jules est déconnectée.").wait_for()
+
+    waiting.locator(".lobby-ended").wait_for(timeout=10_000)
+    said = waiting.locator("main").inner_text()
+    assert "Cette tablette a été déconnectée" in said and "Attends ta table" not in said
+    waiting.wait_for_timeout(1_500)  # the socket has closed by now
+    assert not waiting.get_by_text("Connexion perdue").is_visible()
+    waiting.screenshot(path=str(screenshots / "signed-out-lobby-768x1024.png"))
+    # The button goes home, where the next child starts again.
+    waiting.get_by_role("link", name="Retour à l'accueil").click()
+    waiting.wait_for_load_state("networkidle")
+    assert "/lobby/" not in waiting.url
+    waiting.context.close()
+    teacher.close()
+    # Later browser tests expect the demo class to have an open session.
+    server.shell(NEW_SESSION)
