@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from cardgames.names import with_names
 from classroom import access, accounts, selectors, services
@@ -271,9 +272,14 @@ def _confirm_delete(request: HttpRequest, *, title: str, explain: str, back: str
 
 def _back(request: HttpRequest, default: str) -> HttpResponse:
     """Back to the page the form came from, if it is one of ours (Django's own
-    check: no other host or scheme, no ``//evil`` or ``/\\evil`` tricks)."""
+    check: no other host or scheme, no ``//evil`` or ``/\\evil`` tricks). A
+    form posted by htmx (one redrawn live, see ``_locks.html``) is sent there
+    by ``HX-Redirect``."""
     target = request.POST.get("next", "")
     safe = url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
-    return redirect(target if target and safe else default)
+    where = target if target and safe else default
+    if getattr(request, "htmx", False):
+        return HttpResponseClientRedirect(where)
+    return redirect(where)

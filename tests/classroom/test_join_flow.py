@@ -245,3 +245,32 @@ def test_the_live_tablet_list_signs_out_with_the_pages_csrf_header(
     assert answer.status_code == 200
     assert answer["HX-Redirect"] == f"/teacher/sessions/{class_session.pk}/"
     assert not TabletLogin.objects.filter(pk=login.pk).exists()
+
+
+def test_the_live_lock_list_unlocks_a_card_with_the_pages_csrf_header(
+    session_and_pupils: tuple,
+) -> None:
+    """A card locked during the lesson shows in the session page's live list;
+    its "Débloquer" posts through htmx (the socket draws no token) and the
+    teacher lands back on the session page."""
+    from classroom.consumers import ProjectorConsumer
+
+    class_session, (leo, *_rest) = session_and_pupils
+    Pupil.objects.filter(pk=leo.pk).update(needs_teacher=True)
+    teacher = Client(enforce_csrf_checks=True)
+    teacher.force_login(class_session.school_class.teacher)
+    page = teacher.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
+    token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page).group(1)
+    live = ProjectorConsumer()
+    live.scope = {"user": class_session.school_class.teacher}
+    live.session_id, live.teacher_view = class_session.pk, True
+    drawn = live._render()
+    url = f"/teacher/pupils/{leo.pk}/unlock/"
+    assert f'hx-post="{url}"' in drawn and "csrfmiddlewaretoken" not in drawn
+    back = re.search(r'name="next" value="([^"]+)"', drawn).group(1)
+    answer = teacher.post(
+        url, {"next": back}, headers={"HX-Request": "true", "X-CSRFToken": token}
+    )
+    assert answer["HX-Redirect"] == f"/teacher/sessions/{class_session.pk}/"
+    leo.refresh_from_db()
+    assert not leo.needs_teacher
