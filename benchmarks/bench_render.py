@@ -1,7 +1,7 @@
 """What one screen costs: the render of a Chasse table for a seat and for the
 public, in milliseconds and bytes, after a few moves.
 
-The live path renders once per change per seat (``cardgames.consumers``): this
+The live path renders once per change per seat (``cardgames.live_screens``): this
 is the CPU a move costs a worker, before any socket is written. Run it before
 and after touching a seat template or ``rendering.seat_context``.
 

@@ -10,7 +10,7 @@ import sys
 from django.core.asgi import get_asgi_application
 
 # The event loop shares the GIL with the database thread and the render thread
-# (cardgames/consumers.py). With CPython's default 5 ms switch interval, every
+# (cardgames/live_screens.py). With CPython's default 5 ms switch interval, every
 # time the loop waited for the GIL behind them it lost up to 5 ms, and a school's
 # worth of sockets queued for seconds; 1 ms keeps the loop responsive (measured:
 # move p50 ~80 ms instead of ~400 ms with 160 sockets on 2 cores).

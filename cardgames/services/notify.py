@@ -95,7 +95,7 @@ def table_notify(*, table_id: int, message: dict[str, Any]) -> None:
     test) it is sent before returning. Either way a failure is retried, then
     logged as lost; it never undoes the committed change."""
     # The stamp names this broadcast: the sockets of the table in one process
-    # share a single read of the table for it (see consumers.shared_snapshot).
+    # share a single read of the table for it (see live_screens.shared_snapshot).
     message = {**message, "table_id": table_id, "stamp": message.get("stamp") or secrets.token_hex(8)}
     if message.get("type") == "table.changed":
         _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from cardgames.consumers import OPENING_AT_ONCE, TableConsumer
+from cardgames.consumers import TableConsumer
+from cardgames.live_screens import OPENING_AT_ONCE
 from tests.cardgames.factories import (  # noqa: F401
     communicator,
     fresh_channel_layer,

@@ -1,0 +1,203 @@
+"""The live path's shared work, kept off the event loop and off the database
+threads, for every table socket of a worker (``consumers.TableConsumer``):
+
+- the read of a table after a change runs on two reader threads
+  (``read_snapshot``), once per change per worker (``shared_snapshot``), shared
+  by all its sockets of that table (none at all when the move was made in this
+  worker: ``share_snapshot`` / ``services.move_after_take``);
+- rendering runs on a render thread of its own, once per change per seat and
+  worker (``render_screen``): the projector and the teacher's screens share the
+  public one, and every screen of a change shares the parts common to all;
+- a worker opens a few sockets at a time (``opening_slots``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.utils import translation
+
+from cardgames import rendering, services
+
+# Reads of a table for a broadcast or a resync run on their own two threads, not
+# on the database thread where every move, bot and connect of the worker waits
+# in one queue: a screen update then never queues behind other tables' writes.
+_READERS = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="table-read")
+
+
+def _read_snapshot(table_id: int) -> rendering.Snapshot | None:
+    close_old_connections()  # as database_sync_to_async does around each call
+    try:
+        return rendering.snapshot(table_id)
+    finally:
+        close_old_connections()
+
+
+def _readers_allowed() -> bool:
+    """Not on SQLite's in-memory test database: its shared cache locks whole
+    tables between connections (a file in WAL mode lets readers run alongside)."""
+    return not (connection.vendor == "sqlite" and connection.is_in_memory_db())
+
+
+async def read_snapshot(table_id: int) -> rendering.Snapshot | None:
+    if not _readers_allowed():
+        return await database_sync_to_async(rendering.snapshot)(table_id)
+    return await asyncio.get_running_loop().run_in_executor(_READERS, _read_snapshot, table_id)
+
+
+# One read of a table per broadcast per process. Every socket of a table gets
+# the same ``table.changed`` message (same stamp): the first to handle it loads
+# the table, the others reuse that read-only snapshot and only render their own
+# seat. Keyed by the stamp, so a stale entry can never be served for a new change.
+_SHARED_SNAPSHOTS: OrderedDict[tuple[int, str], asyncio.Future[rendering.Snapshot | None]] = (
+    OrderedDict()
+)
+_SHARED_SNAPSHOTS_MAX = 256
+
+
+async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | None:
+    if not isinstance(stamp, str) or not stamp:
+        return await read_snapshot(table_id)
+    key = (table_id, stamp)
+    future = _SHARED_SNAPSHOTS.get(key)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        after = services.move_after_take(stamp=stamp)
+        if after is not None:
+            # The move was made in this process: its committed table is at hand.
+            snap = rendering.snapshot_of(after)
+            share_snapshot(table_id, stamp, snap)
+            return snap
+        future = asyncio.ensure_future(read_snapshot(table_id))
+        _SHARED_SNAPSHOTS[key] = future
+        while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
+            _SHARED_SNAPSHOTS.popitem(last=False)
+    return await asyncio.shield(future)
+
+
+def share_snapshot(table_id: int, stamp: str, snap: rendering.Snapshot) -> None:
+    """The mover's socket read the table right after its move: the broadcast of
+    that move (same stamp) uses this read instead of making another."""
+    key = (table_id, stamp)
+    if key not in _SHARED_SNAPSHOTS:
+        future: asyncio.Future[rendering.Snapshot | None] = (
+            asyncio.get_running_loop().create_future()
+        )
+        future.set_result(snap)
+        _SHARED_SNAPSHOTS[key] = future
+        while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
+            _SHARED_SNAPSHOTS.popitem(last=False)
+
+
+# Rendering runs on one thread of its own: not on the database thread (a table's
+# screens must not wait behind another table's transaction) and not on the event
+# loop, which must stay free to read and write every socket. Measured on 2 cores
+# with 160 sockets: renders on the loop made the move p50 ~2 s (the loop starved
+# for the GIL), a pool of several threads was no better; one render thread with
+# a short GIL switch interval (config/asgi.py) gave p50 ~80 ms.
+# One render per change, seat and viewer kind per process (same stamp as the
+# snapshot): two sockets of one seat, or every public screen, share it. The
+# cache is only touched from the render thread.
+_RENDERER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+_SHARED_SCREENS: OrderedDict[tuple[Any, ...], rendering.Screen] = OrderedDict()
+_SHARED_SCREENS_MAX = 1024
+
+
+def _shared_screen(
+    snap: rendering.Snapshot,
+    stamp: object,
+    seat: int | None,
+    steer: bool,
+    notice: str,
+    language: str,
+) -> rendering.Screen:
+    # asgiref's Local ignores context that merely crossed into another thread,
+    # so the socket's language is handed over explicitly.
+    with translation.override(language):
+        return _render_shared(snap, stamp, seat, steer, notice)
+
+
+# The parts common to every screen of one snapshot (the board, the other
+# players' lines), per table, change and language: the first render draws them,
+# the other seats' and the projector's copy them. Kept with the snapshot they
+# were drawn from, and reused only for that very snapshot: two reads under one
+# stamp (a broadcast racing the mover's reply) never mix.
+_SHARED_PARTS: OrderedDict[tuple[Any, ...], tuple[rendering.Snapshot, dict[tuple[Any, ...], str]]] = (
+    OrderedDict()
+)
+
+
+def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...], str]:
+    key = (snap.table.pk, stamp, translation.get_language())
+    entry = _SHARED_PARTS.get(key)
+    if entry is None or entry[0] is not snap:
+        entry = _SHARED_PARTS[key] = (snap, {})
+        while len(_SHARED_PARTS) > _SHARED_SCREENS_MAX:
+            _SHARED_PARTS.popitem(last=False)
+    return entry[1]
+
+
+def _render_shared(
+    snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool, notice: str
+) -> rendering.Screen:
+    if not isinstance(stamp, str) or not stamp:
+        return rendering.render_screen(snap, seat, notice=notice, steer=steer)
+    parts = _shared_parts(snap, stamp)
+    if notice:
+        return rendering.render_screen(snap, seat, notice=notice, steer=steer, shared_parts=parts)
+    key = (snap.table.pk, stamp, seat, steer, translation.get_language())
+    screen = _SHARED_SCREENS.get(key)
+    if screen is None:
+        # A broadcast is news to every screen: its spoken line is said once.
+        screen = _SHARED_SCREENS[key] = rendering.render_screen(
+            snap, seat, steer=steer, announce=True, shared_parts=parts
+        )
+        while len(_SHARED_SCREENS) > _SHARED_SCREENS_MAX:
+            _SHARED_SCREENS.popitem(last=False)
+    return screen
+
+
+async def render_screen(
+    snap: rendering.Snapshot, *, stamp: object, seat: int | None, steer: bool, notice: str = ""
+) -> rendering.Screen:
+    """The screen of ``seat`` for ``snap``, rendered on the render thread (with
+    this task's context: the active language)."""
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(
+        _RENDERER,
+        context.run,
+        _shared_screen,
+        snap,
+        stamp,
+        seat,
+        steer,
+        notice,
+        translation.get_language() or settings.LANGUAGE_CODE,
+    )
+
+
+# Sockets of one worker that open (read their table, draw their whole screen)
+# at the same time. Opening costs several times a move; when a killed worker's
+# 180 tablets reconnect to this one at once, each move queued behind all their
+# reads and renders (loadtest, 2 workers: move p95 1.1 s for the 10 s after the
+# kill). A few at a time, the moves of the tables already playing slip between.
+OPENING_AT_ONCE = 4
+_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def opening_slots() -> asyncio.Semaphore:
+    """This event loop's opening slots (tests run several loops)."""
+    loop = asyncio.get_running_loop()
+    slots = _opening.get(loop)
+    if slots is None:
+        slots = _opening[loop] = asyncio.Semaphore(OPENING_AT_ONCE)
+    return slots
