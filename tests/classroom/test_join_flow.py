@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -216,18 +217,12 @@ def test_the_teacher_signs_a_tablet_out(client: Client, session_and_pupils: tupl
     assert client.get("/lobby/")["Location"] == "/join"
 
 
-def test_the_live_tablet_list_signs_out_with_the_pages_csrf_header(
-    client: Client, session_and_pupils: tuple
-) -> None:
-    """The teacher's list of tablets is redrawn over a socket, where no CSRF
-    token can be drawn into its forms: its button posts through htmx, with
-    the token the page carries in ``hx-headers``, and CSRF stays enforced."""
+def _session_page_and_live_list(class_session: Any) -> tuple[Client, str, str]:
+    """The teacher on the session page (CSRF enforced), the token the page
+    carries in ``hx-headers``, and the tablets-and-locks list as the page's
+    socket draws it (no request there, so no token in its forms)."""
     from classroom.consumers import ProjectorConsumer
 
-    class_session, (leo, *_rest) = session_and_pupils
-    _type_code(client, "482913")
-    _pictures(client, leo, leo.picture_code)
-    login = TabletLogin.objects.get(pupil=leo)
     teacher = Client(enforce_csrf_checks=True)
     teacher.force_login(class_session.school_class.teacher)
     page = teacher.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
@@ -235,7 +230,20 @@ def test_the_live_tablet_list_signs_out_with_the_pages_csrf_header(
     live = ProjectorConsumer()
     live.scope = {"user": class_session.school_class.teacher}
     live.session_id, live.teacher_view = class_session.pk, True
-    drawn = live._render()
+    return teacher, token, live._render()
+
+
+def test_the_live_tablet_list_signs_out_with_the_pages_csrf_header(
+    client: Client, session_and_pupils: tuple
+) -> None:
+    """The teacher's list of tablets is redrawn over a socket, where no CSRF
+    token can be drawn into its forms: its button posts through htmx, with
+    the token the page carries in ``hx-headers``, and CSRF stays enforced."""
+    class_session, (leo, *_rest) = session_and_pupils
+    _type_code(client, "482913")
+    _pictures(client, leo, leo.picture_code)
+    login = TabletLogin.objects.get(pupil=leo)
+    teacher, token, drawn = _session_page_and_live_list(class_session)
     assert "csrfmiddlewaretoken" not in drawn  # what the socket draws: no token...
     assert f'hx-post="/teacher/tablets/{login.pk}/sign-out/"' in drawn  # ...so htmx posts it
     url = f"/teacher/tablets/{login.pk}/sign-out/"
@@ -253,18 +261,9 @@ def test_the_live_lock_list_unlocks_a_card_with_the_pages_csrf_header(
     """A card locked during the lesson shows in the session page's live list;
     its "Débloquer" posts through htmx (the socket draws no token) and the
     teacher lands back on the session page."""
-    from classroom.consumers import ProjectorConsumer
-
     class_session, (leo, *_rest) = session_and_pupils
     Pupil.objects.filter(pk=leo.pk).update(needs_teacher=True)
-    teacher = Client(enforce_csrf_checks=True)
-    teacher.force_login(class_session.school_class.teacher)
-    page = teacher.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
-    token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page).group(1)
-    live = ProjectorConsumer()
-    live.scope = {"user": class_session.school_class.teacher}
-    live.session_id, live.teacher_view = class_session.pk, True
-    drawn = live._render()
+    teacher, token, drawn = _session_page_and_live_list(class_session)
     url = f"/teacher/pupils/{leo.pk}/unlock/"
     assert f'hx-post="{url}"' in drawn and "csrfmiddlewaretoken" not in drawn
     back = re.search(r'name="next" value="([^"]+)"', drawn).group(1)
