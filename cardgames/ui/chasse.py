@@ -633,9 +633,13 @@ def events_context(
     # in the history below it.
     recent: list[dict[str, Any]] = []
     for key, events in reversed(moves):
-        for line in explain_move(events, seat_names, seat):
+        for number, line in enumerate(explain_move(events, seat_names, seat)):
             if shown(line) and (key, line["text"]) not in pinned:
-                recent.append({**line, "new": key == latest_key, "key": key})
+                # ``id``: the line's name for good, so a list on screen can be
+                # sent only its new lines (``rendering.Screen.update``).
+                recent.append(
+                    {**line, "new": key == latest_key, "key": key, "id": f"{key}-{number}"}
+                )
         if len(recent) >= LOG_LINES:
             break
     return {

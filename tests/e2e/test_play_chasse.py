@@ -136,6 +136,41 @@ def _play_turn(page: Any, shots: Path, name: str, taken: set[str]) -> bool:
     return True
 
 
+# What a pupil sees of the table, read off the page: the log and the short
+# history line by line ("|" the separator above which lines are the newest
+# move's), whose turn is marked, the total and the version shown.
+READING = """() => {
+  const lines = (sel) => [...document.querySelectorAll(sel + ' > li')].map(
+      (li) => li.classList.contains('cg-sep') ? '|' : li.textContent.trim());
+  const marked = [...document.querySelectorAll('.cg-player')].filter((p) => {
+      const tag = p.querySelector('.cg-turn-tag');
+      return tag && getComputedStyle(tag).display !== 'none'; }).map((p) => p.dataset.seat);
+  const state = document.querySelector('#table-state');
+  return {version: state && state.dataset.version, log: lines('#table-log-list'),
+          history: lines('#cg-history-list'), marked,
+          total: (document.querySelector('.cg-total-value') || {}).textContent};
+}"""
+
+
+def _same_as_a_fresh_load(tablet: Any) -> None:
+    """The screen a tablet built from the live updates (new lines put on top,
+    old ones dropped, the turn marked by the state line) reads exactly as the
+    same table loaded afresh: htmx did with each update what the server meant."""
+    fresh = tablet.context.new_page()
+    fresh.goto(tablet.url)
+    fresh.locator(".cg-total-value").wait_for()
+    live = again = None
+    for _ in range(40):  # a robot may move meanwhile: compare at one version
+        fresh.wait_for_timeout(250)
+        live, again = tablet.evaluate(READING), fresh.evaluate(READING)
+        if live == again:
+            break
+    fresh.close()
+    assert live == again
+    assert live["log"] and "|" in live["log"]
+    assert len(live["marked"]) <= 1
+
+
 def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     live_server_url: Any, browser: Any, screenshots: Path
 ) -> None:
@@ -186,10 +221,15 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
             if _play_turn(tablet, screenshots, name, taken):
                 moves += 1
                 played = True
+                if moves == 2:
+                    for each in tablets:
+                        _same_as_a_fresh_load(each)
         if not played:
             tablets[0].wait_for_timeout(150)
     assert _round_over(tablets[0]), "the round never ended"
     assert moves >= 2
+    for tablet in tablets:
+        _same_as_a_fresh_load(tablet)
     assert {"keypad-768x1024", "keypad-1280x800"} <= taken or moves >= 2
     for tablet, name in zip(tablets, names, strict=True):
         tablet.wait_for_timeout(400)
