@@ -12,7 +12,10 @@ stack (the same workers and channel layer, no game):
 Every table is a Chasse game of 3 pupils and a bot, plus a projector socket.
 The whole school connects at once; on the PostgreSQL + Redis stack everyone
 then pauses (``--idle`` seconds, longer than Redis' read timeout used to be)
-before playing at a child's pace (``--pace``, seconds before each tap).
+before playing at a child's pace (``--pace``, seconds before each tap). A
+pupil plays as on a tablet: taps a card (its screen shows the card chosen and
+the announcing panel), then, a moment later, plays it (``--no-choose`` skips the
+first tap).
 
 Printed per configuration: the move round trip (a pupil's tap -> every socket of
 the table shows the new version) p50/p95/p99, the mover's own screen, moves/s,
@@ -226,7 +229,7 @@ class Stats:
 
 async def drive_table(
     table: dict[str, Any], group: list[Tablet], deadline: float, pace: tuple[float, float],
-    stats: Stats, seed: int,
+    stats: Stats, seed: int, choose: bool = True,
 ) -> None:
     rng = random.Random(seed)
     pupils = group[:3]
@@ -248,12 +251,25 @@ async def drive_table(
         await asyncio.sleep(rng.uniform(*pace))  # a child thinking, then tapping
         if pupil.version != version or not pupil.connected.is_set():
             continue
+        card = rng.choice(cards)
+        if choose:
+            # The first tap: the card is chosen, the panel opens (the mover's
+            # screen only; no version). Then the child reads it and plays.
+            pupil.changed.clear()
+            try:
+                await pupil.ws.send(json.dumps({"kind": "choose", "card": card, "version": str(version)}))
+                await asyncio.wait_for(pupil.changed.wait(), 5)
+            except Exception:
+                stats.lost_sends += 1
+            await asyncio.sleep(rng.uniform(0.3, 1.0))
+            if pupil.version != version or not pupil.connected.is_set():
+                continue
         reconnects_before = sum(t.reconnects for t in group)
         nonce = f"lt-{table['id']}-{pupil.seat}-{version}-{rng.randrange(10**6)}"
         payload = {
             "kind": "act",
             "move": "discard" if DISCARD.search(pupil.last_main) else "play",
-            "card": rng.choice(cards),
+            "card": card,
             "version": str(version),
             "nonce": nonce,
         }
@@ -521,7 +537,10 @@ async def run_clients(
         os.kill(victim, signal.SIGKILL)
         kill_info.update(pid=victim, at=time.perf_counter())
 
-    tasks = [drive_table(tbl, groups[tbl["id"]], deadline, pace, stats, n) for n, tbl in enumerate(tables)]  # type: ignore[arg-type]
+    tasks = [
+        drive_table(tbl, groups[tbl["id"]], deadline, pace, stats, n, args.choose)  # type: ignore[arg-type]
+        for n, tbl in enumerate(tables)
+    ]  # type: ignore[arg-type]
     if args.kill and workers > 1:
         tasks.append(killer())
     await asyncio.gather(*tasks)
@@ -745,6 +764,10 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=8.0, help="pause with no move (Redis stacks)")
     parser.add_argument("--workers", type=int, default=2, help="workers of the pg2 configuration")
     parser.add_argument("--no-kill", dest="kill", action="store_false")
+    parser.add_argument(
+        "--no-choose", dest="choose", action="store_false",
+        help="play a card in one message (no first tap that chooses it)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

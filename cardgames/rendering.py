@@ -363,12 +363,12 @@ class Screen:
 
 
 # A list whose lines a socket may be sent one by one: ``<ol id="…" data-items``
-# inside a unit, each of its children ``<li data-line="…"`` (first, as a unit's
-# id) with nothing between them. A line is named by ``data-line``, not ``id``:
+# inside a unit, each of its children ``<li data-line="…"`` (any tag; the name
+# first, as a unit's id) with nothing between them. A line is named by ``data-line``, not ``id``:
 # htmx gives a swapped element with a known id its old classes until it settles,
 # which would replay a line's "new" animation for a blink.
 _ITEMS = re.compile(r'<([a-z][a-z0-9]*) id="([^"]+)" data-items\b[^>]*>')
-_ITEM = re.compile(r'<li data-line="([a-z][a-z0-9-]*)"')
+_ITEM = re.compile(r'<([a-z][a-z0-9]*) data-line="([a-z][a-z0-9-]*)"')
 
 
 @dataclass(frozen=True)
@@ -394,8 +394,8 @@ def _lines_of(unit: str) -> _Lines | None:
         item = _ITEM.match(unit, position)
         if item is None:
             return None  # text between lines, or a line without a name
-        item_end = _element_end(unit, position, "li")
-        items.append((item.group(1), unit[position:item_end]))
+        item_end = _element_end(unit, position, item.group(1))
+        items.append((item.group(2), unit[position:item_end]))
         position = item_end
     shell = unit[: opened.end()] + unit[position:]
     return _Lines(shell=shell, tag=tag, list_id=list_id, items=tuple(items))
@@ -423,8 +423,9 @@ def _list_update(old: str, new: str) -> str | None:
         parts.append(f'<{after.tag} hx-swap-oob="afterbegin:#{after.list_id}">{lines}</{after.tag}>')
     for name, html in kept:
         if shown[name] != html:
-            opening = f'<li data-line="{name}"'
-            parts.append(html.replace(opening, f'{opening} hx-swap-oob="outerHTML:[data-line={name}]"', 1))
+            opening = html[: html.index(">")]
+            swap = f' hx-swap-oob="outerHTML:[data-line={name}]"'
+            parts.append(opening + swap + html[len(opening) :])
     for name, _html in before.items:
         if name not in staying:
             parts.append(f'<li hx-swap-oob="delete:[data-line={name}]"></li>')

@@ -96,7 +96,8 @@ def test_a_move_sends_each_watching_socket_only_what_changed() -> None:
             update = screen.update(shown[seat])
             assert f'data-version="{snap.version}"' in update  # the state line, always
             if not dealt:  # a new round deals every hand again
-                assert ('id="cg-hand"' in update) == (seat in (mover, after) and seat is not None)
+                hand = 'id="cg-hand"' in update or 'data-line="cg-card-' in update
+                assert hand == (seat in (mover, after) and seat is not None)
             sent += len(update.encode())
             whole += len(screen.html.encode())
             updates += 1
@@ -113,7 +114,7 @@ def _units(html: str) -> dict[str, str]:
 
 def test_a_tablet_that_follows_the_updates_shows_what_a_fresh_screen_shows() -> None:
     """However a move's update is cut (whole parts, new log lines on top, old
-    ones restyled or dropped, a turn marked by the state line alone), a tablet
+    ones dropped, a turn marked by the state line alone), a tablet
     that applies every update the way htmx does ends with exactly the screen a
     fresh read draws: no line missing, doubled or out of order."""
     table = started_table(pupils=3, bots=1, options={"announce": "shown"}, seed=11)
@@ -131,6 +132,10 @@ def test_a_tablet_that_follows_the_updates_shows_what_a_fresh_screen_shows() -> 
             update = screen.update(shown[seat])
             tablets[seat] = rendering.apply_update(tablets[seat], update)
             assert _units(tablets[seat]) == _units(screen.html), (step, seat)
+            if step and not snap.engine.view(snap.state, None).get("over"):
+                # Nothing a move changes lies outside the parts (not even "how
+                # to play" closing after a seat's first move): never the whole screen.
+                assert 'id="table-main"' not in update, (step, seat)
             if 'hx-swap-oob="afterbegin:#table-log-list"' in update:
                 assert 'id="table-log"' not in update  # not the whole log as well
                 lines_only += 1
@@ -138,3 +143,32 @@ def test_a_tablet_that_follows_the_updates_shows_what_a_fresh_screen_shows() -> 
                 break
     # Most moves add their lines on top of the log rather than send it again.
     assert lines_only > 40 * len(seats) // 2, lines_only
+
+
+def test_choosing_a_card_sends_that_card_not_the_whole_hand() -> None:
+    """A pupil taps a card before announcing: the chosen card (and the one let
+    go of) is re-sent, not the six cards of the hand, and the tablet then shows
+    exactly what a fresh screen shows."""
+    table = started_table(pupils=3, bots=1, options={"announce": "typed"}, seed=3)
+    engine = engines.get(table.game)
+    snap = rendering.snapshot(table.pk)
+    assert snap is not None
+    mover = engine.view(snap.state, None)["current_seat"]
+    shown = rendering.Shown()
+    tablet = rendering.apply_update("", rendering.render_screen(snap, mover).update(shown))
+    cards = [action["card"] for action in engine.legal_actions(snap.state, mover)]
+    consumer = _consumer(table.pk, mover, table.game)
+    consumer.player_key = None
+    for card in (cards[0], cards[1]):
+        consumer._handle({"kind": "choose", "card": str(card), "version": str(snap.version)})
+        after = rendering.snapshot(table.pk)
+        assert after is not None
+        screen = rendering.render_screen(after, mover)
+        update = screen.update(shown)
+        tablet = rendering.apply_update(tablet, update)
+        assert _units(tablet) == _units(screen.html)
+        assert 'id="cg-hand"' not in update  # not the hand itself...
+        assert f'data-line="cg-card-{card}"' in update  # ...but the chosen card
+        assert len(update.encode()) < len(screen.units["cg-hand"].encode()) + len(
+            screen.units["cg-panel"].encode()
+        )
