@@ -10,6 +10,11 @@ renders it, the others copy it.
 The block must depend only on what every viewer may see, plus the values named
 after its name (``p.index p.is_me``): those, and nothing secret, make the key.
 Without ``shared_parts`` in the context (a page, a test) the block simply renders.
+
+``{% kept "name" value… %}`` goes further for the parts a move seldom changes
+(a player's line, a hand, "how to play"): they are kept from one change to the
+next in the worker, by *everything* they are drawn from, and drawn again only
+when one of those values changed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 from django import template
 from django.template.base import FilterExpression, Node, NodeList, Parser, Token
 from django.template.context import Context
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -47,3 +53,39 @@ def do_shared(parser: Parser, token: Token) -> SharedNode:
     nodelist = parser.parse(("endshared",))
     parser.delete_first_token()
     return SharedNode([parser.compile_filter(bit) for bit in bits], nodelist)
+
+
+# Parts kept from one change to the next, by what they are drawn from.
+_KEPT: dict[tuple[Any, ...], str] = {}
+_KEPT_MAX = 8192
+
+
+class KeptNode(Node):
+    def __init__(self, keys: list[FilterExpression], nodelist: NodeList) -> None:
+        self.keys = keys
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> str:
+        if context.get("shared_parts") is None:
+            return self.nodelist.render(context)
+        key = (get_language(), *(expression.resolve(context) for expression in self.keys))
+        html = _KEPT.get(key)
+        if html is None:
+            if len(_KEPT) >= _KEPT_MAX:
+                _KEPT.clear()
+            html = _KEPT[key] = self.nodelist.render(context)
+        return html
+
+
+@register.tag("kept")
+def do_kept(parser: Parser, token: Token) -> KeptNode:
+    """``{% kept "name" value… %}…{% endkept %}``: like ``shared``, but kept
+    across changes, so the values must be *everything* the block is drawn
+    from (the language is added): a player's line or a hand that a move did not
+    change is not drawn again. Only on the live path (``shared_parts`` given)."""
+    bits = token.split_contents()[1:]
+    if not bits:
+        raise template.TemplateSyntaxError("{% kept %} needs a name, e.g. {% kept 'hand' key %}")
+    nodelist = parser.parse(("endkept",))
+    parser.delete_first_token()
+    return KeptNode([parser.compile_filter(bit) for bit in bits], nodelist)

@@ -292,6 +292,12 @@ def seat_context(
             for index in range(max(len(tokens), len(counts)))
         ],
         "hand": hand,
+        # Everything the hand is drawn from, so a worker draws it again only
+        # when it changed ({% kept %} in chasse/seat.html).
+        "hand_key": tuple(
+            (c.get("id"), c.get("kind"), c.get("value"), c["legal"], c["chosen"], c["aria"], c["face"])
+            for c in hand
+        ),
         "discard_only": discard_only,
         "panel": panel,
         "last_card": decorate(last) if last else None,

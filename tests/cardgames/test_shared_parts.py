@@ -1,5 +1,8 @@
 """The parts of a screen drawn once per change and copied into every screen of
-that change (``{% shared %}``) never change what any viewer is shown.
+that change (``{% shared %}``), or kept from one change to the next
+(``{% kept %}``: a player's line, a hand, "how to play"), never change what any
+viewer is shown: a kept part whose key missed a value it is drawn from would
+show a stale line here.
 
 At every step of random games, each seat's and the public screen drawn with one
 common ``shared_parts`` dict (in a random order of viewers, as sockets come)
