@@ -45,26 +45,12 @@ class SharedNode(Node):
         return html
 
 
-@register.tag("shared")
-def do_shared(parser: Parser, token: Token) -> SharedNode:
-    bits = token.split_contents()[1:]
-    if not bits:
-        raise template.TemplateSyntaxError("{% shared %} needs a name, e.g. {% shared 'board' %}")
-    nodelist = parser.parse(("endshared",))
-    parser.delete_first_token()
-    return SharedNode([parser.compile_filter(bit) for bit in bits], nodelist)
-
-
 # Parts kept from one change to the next, by what they are drawn from.
 _KEPT: dict[tuple[Any, ...], str] = {}
 _KEPT_MAX = 8192
 
 
-class KeptNode(Node):
-    def __init__(self, keys: list[FilterExpression], nodelist: NodeList) -> None:
-        self.keys = keys
-        self.nodelist = nodelist
-
+class KeptNode(SharedNode):
     def render(self, context: Context) -> str:
         if context.get("shared_parts") is None:
             return self.nodelist.render(context)
@@ -77,15 +63,25 @@ class KeptNode(Node):
         return html
 
 
+def _block(parser: Parser, token: Token) -> tuple[list[FilterExpression], NodeList]:
+    """The values after the tag's name, and the block up to its end tag."""
+    name, *bits = token.split_contents()
+    if not bits:
+        raise template.TemplateSyntaxError(f"{{% {name} %}} needs a name, e.g. {{% {name} 'board' %}}")
+    nodelist = parser.parse((f"end{name}",))
+    parser.delete_first_token()
+    return [parser.compile_filter(bit) for bit in bits], nodelist
+
+
+@register.tag("shared")
+def do_shared(parser: Parser, token: Token) -> SharedNode:
+    return SharedNode(*_block(parser, token))
+
+
 @register.tag("kept")
 def do_kept(parser: Parser, token: Token) -> KeptNode:
     """``{% kept "name" value… %}…{% endkept %}``: like ``shared``, but kept
     across changes, so the values must be *everything* the block is drawn
     from (the language is added): a player's line or a hand that a move did not
     change is not drawn again. Only on the live path (``shared_parts`` given)."""
-    bits = token.split_contents()[1:]
-    if not bits:
-        raise template.TemplateSyntaxError("{% kept %} needs a name, e.g. {% kept 'hand' key %}")
-    nodelist = parser.parse(("endkept",))
-    parser.delete_first_token()
-    return KeptNode([parser.compile_filter(bit) for bit in bits], nodelist)
+    return KeptNode(*_block(parser, token))
