@@ -62,7 +62,7 @@ def main() -> None:
     from django.utils import translation
 
     call_command("migrate", verbosity=0)
-    from cardgames import rendering, runtime, services
+    from cardgames import rendering, runtime, screen_units, services
     from cardgames.services import bots
 
     runtime.schedule = lambda table_id, at: None  # type: ignore[assignment]
@@ -133,7 +133,7 @@ def main() -> None:
               + ", ".join(f"{key} {len(value.encode())}" for key, value in units[:8]))
     # One more move: what each socket is sent (only the units that changed).
     with translation.override("fr"):
-        shown = {viewer: rendering.Shown() for viewer in viewers}
+        shown = {viewer: screen_units.Shown() for viewer in viewers}
         for viewer in viewers:
             rendering.render_screen(snap, viewer).update(shown[viewer])
         current = snap.engine.view(snap.state, None).get("current_seat")

@@ -148,7 +148,7 @@ class Socket:
         )
 
     async def read_forever(self) -> None:
-        from cardgames.rendering import apply_update
+        from cardgames.screen_units import apply_update
 
         async for message in self.ws:
             now = time.perf_counter()

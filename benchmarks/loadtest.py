@@ -191,7 +191,7 @@ class Tablet:
 
 def _apply_update(screen: str, message: str) -> str:
     try:
-        from cardgames.rendering import apply_update
+        from cardgames.screen_units import apply_update
     except ImportError:  # an older server: every message is a whole screen
         return message
     return apply_update(screen, message)

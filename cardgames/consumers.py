@@ -12,7 +12,7 @@ Channels' one thread on SQLite, a few on PostgreSQL):
   change and the rendering of each seat's screen are shared and run on threads
   of their own (``cardgames/live_screens.py``);
 - each socket is sent only the parts of its screen that changed
-  (``rendering.Screen.update``): a few KB per move rather than the whole page;
+  (``screen_units.Screen.update``): a few KB per move rather than the whole page;
 - the pupil who moved gets their new screen in the reply to the move, before
   the broadcast reaches the others.
 """
@@ -29,7 +29,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from cardgames import liveness, rendering, revocation, runtime, services, ui
+from cardgames import liveness, rendering, revocation, runtime, screen_units, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.dbwork import db_work
 from cardgames.engines.base import IllegalAction
@@ -102,7 +102,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         runtime.remember_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = services.table_group(self.table_id)
-        self.shown = rendering.Shown()
+        self.shown = screen_units.Shown()
         self.screen_lock = asyncio.Lock()
         # Join first, read second: a change between the two is then never missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -235,7 +235,7 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
             answer = _("Oups, quelque chose n'a pas marché. Réessaie.")
         if isinstance(answer, _Fresh):
             if answer.whole:
-                self.shown = rendering.Shown()  # the tablet asked for everything
+                self.shown = screen_units.Shown()  # the tablet asked for everything
             if answer.stamp is not None and answer.snap is not None:
                 share_snapshot(self.table_id, answer.stamp, answer.snap)
             await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp)

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import translation
 
-from cardgames import rendering, services
+from cardgames import rendering, screen_units, services
 
 # Reads of a table for a broadcast or a resync run on their own two threads, not
 # on the database thread where every move, bot and connect of the worker waits
@@ -106,7 +106,7 @@ def share_snapshot(table_id: int, stamp: str, snap: rendering.Snapshot) -> None:
 # snapshot): two sockets of one seat, or every public screen, share it. The
 # cache is only touched from the render thread.
 _RENDERER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-_SHARED_SCREENS: OrderedDict[tuple[Any, ...], rendering.Screen] = OrderedDict()
+_SHARED_SCREENS: OrderedDict[tuple[Any, ...], screen_units.Screen] = OrderedDict()
 _SHARED_SCREENS_MAX = 1024
 
 
@@ -117,7 +117,7 @@ def _shared_screen(
     steer: bool,
     notice: str,
     language: str,
-) -> rendering.Screen:
+) -> screen_units.Screen:
     # asgiref's Local ignores context that merely crossed into another thread,
     # so the socket's language is handed over explicitly.
     with translation.override(language):
@@ -146,7 +146,7 @@ def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...],
 
 def _render_shared(
     snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool, notice: str
-) -> rendering.Screen:
+) -> screen_units.Screen:
     if not isinstance(stamp, str) or not stamp:
         return rendering.render_screen(snap, seat, notice=notice, steer=steer)
     parts = _shared_parts(snap, stamp)
@@ -166,7 +166,7 @@ def _render_shared(
 
 async def render_screen(
     snap: rendering.Snapshot, *, stamp: object, seat: int | None, steer: bool, notice: str = ""
-) -> rendering.Screen:
+) -> screen_units.Screen:
     """The screen of ``seat`` for ``snap``, rendered on the render thread (with
     this task's context: the active language)."""
     context = contextvars.copy_context()

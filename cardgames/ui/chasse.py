@@ -642,7 +642,7 @@ def events_context(
         for number, line in enumerate(explain_move(events, seat_names, seat)):
             if shown(line) and (key, line["text"]) not in pinned:
                 # ``id``: the line's name for good, so a list on screen can be
-                # sent only its new lines (``rendering.Screen.update``).
+                # sent only its new lines (``screen_units.Screen.update``).
                 recent.append(
                     {**line, "new": key == latest_key, "key": key, "id": f"{key}-{number}"}
                 )

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardgames import engines, rendering
+from cardgames import engines, rendering, screen_units
 from cardgames.access import TableAccess
 from cardgames.consumers import TableConsumer
 from cardgames.models import GameState
@@ -78,7 +78,7 @@ def test_a_move_sends_each_watching_socket_only_what_changed() -> None:
     under 4 KB on average (a whole screen is 7 to 13 KB)."""
     table = started_table(pupils=3, bots=1, options={"announce": "shown"}, seed=5)
     seats: list[int | None] = [0, 1, 2, None]
-    shown = {seat: rendering.Shown() for seat in seats}
+    shown = {seat: screen_units.Shown() for seat in seats}
     snap = rendering.snapshot(table.pk)
     assert snap is not None
     for seat in seats:
@@ -108,7 +108,7 @@ def _units(html: str) -> dict[str, str]:
     """A screen's units as a tablet shows them (htmx drops hx-swap-oob)."""
     return {
         key: re.sub(r' hx-swap-oob="[^"]*"', "", unit)
-        for key, unit in rendering.units_of(html).items()
+        for key, unit in screen_units.units_of(html).items()
     }
 
 
@@ -119,7 +119,7 @@ def test_a_tablet_that_follows_the_updates_shows_what_a_fresh_screen_shows() -> 
     fresh read draws: no line missing, doubled or out of order."""
     table = started_table(pupils=3, bots=1, options={"announce": "shown"}, seed=11)
     seats: list[int | None] = [0, 1, 2, None]
-    shown = {seat: rendering.Shown() for seat in seats}
+    shown = {seat: screen_units.Shown() for seat in seats}
     tablets = dict.fromkeys(seats, "")
     lines_only = 0
     for step in range(40):
@@ -130,7 +130,7 @@ def test_a_tablet_that_follows_the_updates_shows_what_a_fresh_screen_shows() -> 
         for seat in seats:
             screen = rendering.render_screen(snap, seat, announce=True)
             update = screen.update(shown[seat])
-            tablets[seat] = rendering.apply_update(tablets[seat], update)
+            tablets[seat] = screen_units.apply_update(tablets[seat], update)
             assert _units(tablets[seat]) == _units(screen.html), (step, seat)
             if step and not snap.engine.view(snap.state, None).get("over"):
                 # Nothing a move changes lies outside the parts (not even "how
@@ -154,8 +154,8 @@ def test_choosing_a_card_sends_that_card_not_the_whole_hand() -> None:
     snap = rendering.snapshot(table.pk)
     assert snap is not None
     mover = engine.view(snap.state, None)["current_seat"]
-    shown = rendering.Shown()
-    tablet = rendering.apply_update("", rendering.render_screen(snap, mover).update(shown))
+    shown = screen_units.Shown()
+    tablet = screen_units.apply_update("", rendering.render_screen(snap, mover).update(shown))
     cards = [action["card"] for action in engine.legal_actions(snap.state, mover)]
     consumer = _consumer(table.pk, mover, table.game)
     consumer.player_key = None
@@ -165,7 +165,7 @@ def test_choosing_a_card_sends_that_card_not_the_whole_hand() -> None:
         assert after is not None
         screen = rendering.render_screen(after, mover)
         update = screen.update(shown)
-        tablet = rendering.apply_update(tablet, update)
+        tablet = screen_units.apply_update(tablet, update)
         assert _units(tablet) == _units(screen.html)
         assert 'id="cg-hand"' not in update  # not the hand itself...
         assert f'data-line="cg-card-{card}"' in update  # ...but the chosen card

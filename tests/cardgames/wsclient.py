@@ -15,11 +15,11 @@ from channels.testing import WebsocketCommunicator
 
 from cardgames import engines
 from cardgames.models import GameState, Move, Table
-from cardgames.rendering import apply_update
+from cardgames.screen_units import apply_update
 from tests.cardgames.factories import communicator
 
 # The state line of a screen: in every whole screen, and in every update that
-# changes it (updates carry only what changed, see cardgames.rendering.Screen).
+# changes it (updates carry only what changed, see cardgames.screen_units.Screen).
 VERSION = re.compile(r'id="table-state"[^>]*data-version="(\d+)"')
 CURRENT = re.compile(r'id="table-state"[^>]*data-current-seat="(\d*)"')
 OVER = re.compile(r'id="table-state"[^>]*data-over="1"')

@@ -12,7 +12,7 @@ from django.test import Client
 
 from cardgames import services
 from cardgames.models import Table
-from cardgames.rendering import apply_update
+from cardgames.screen_units import apply_update
 from classroom.models import TabletLogin
 from tests.cardgames.factories import fresh_channel_layer  # noqa: F401
 from tests.cardgames.wsclient import Tablet, card_ids, notice_of, play_form, table_state
