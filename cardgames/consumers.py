@@ -320,13 +320,14 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
             return self._fresh()
         version = _parse_int(data.get("version"))
         if kind == "choose":
+            card = _parse_int(data.get("card"))
+            # One read, for the choice and for the screen it opens.
+            snap = rendering.snapshot(self.table_id)
             try:
-                services.card_choose(
-                    table=table, seat=seat, card=_parse_int(data.get("card")), version=version
-                )
+                services.card_choose(table=table, seat=seat, card=card, version=version, snap=snap)
             except services.ActionRefused as refused:
-                return self._refusal(refused)
-            return self._fresh()
+                return self._refusal(refused, snap)
+            return _Fresh(snap)
         nonce = data.get("nonce")
         if not isinstance(nonce, str):
             raise services.ActionRefused("malformed")
@@ -354,9 +355,14 @@ class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
         services.move_after_take(stamp=stamp)
         return _Fresh(rendering.snapshot_of(result.after), stamp=stamp)
 
-    def _refusal(self, refused: services.ActionRefused) -> _Fresh | str:
-        # When the screen was out of date, send the fresh one with the notice.
+    def _refusal(
+        self, refused: services.ActionRefused, snap: rendering.Snapshot | None = None
+    ) -> _Fresh | str:
+        # When the screen was out of date, send the fresh one with the notice
+        # (``snap`` when the table was read just now).
         if refused.code in RERENDER_CODES:
+            if snap is not None:
+                return _Fresh(snap, self._say(refused))
             return self._fresh(notice=self._say(refused))
         return self._say(refused)
 

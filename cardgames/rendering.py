@@ -60,10 +60,12 @@ class Snapshot:
         return [shown_name(seat) for seat in self.seats]
 
 
-def snapshot(table_id: int) -> Snapshot | None:
-    """One read of a table: three plain queries (no model ordering to compile:
+def snapshot(table_id: int, *, presence: bool = False) -> Snapshot | None:
+    """One read of a table: two plain queries (no model ordering to compile:
     this runs once per change per worker, and the ORM's query building was half
-    its cost). Each seat gets ``connections``, its sockets alive now."""
+    its cost). With ``presence`` (the teacher's monitor), a third gives each seat
+    ``connections``, its sockets alive now; no table screen shows presence, so
+    the live path does not pay for it."""
     game_state = (
         GameState.objects.select_related("table").filter(table_id=table_id).order_by()[:1]
     )
@@ -76,13 +78,14 @@ def snapshot(table_id: int) -> Snapshot | None:
             return None
         table = tables[0]
     seats = sorted(Seat.objects.filter(table_id=table_id).order_by(), key=lambda s: s.index)
-    alive = Counter(
-        SeatConnection.objects.filter(
-            seat__table_id=table_id, expires_at__gt=timezone.now()
-        ).values_list("seat_id", flat=True)
-    )
-    for seat in seats:
-        seat.connections = alive[seat.pk]  # type: ignore[attr-defined]
+    if presence:
+        alive = Counter(
+            SeatConnection.objects.filter(
+                seat__table_id=table_id, expires_at__gt=timezone.now()
+            ).values_list("seat_id", flat=True)
+        )
+        for seat in seats:
+            seat.connections = alive[seat.pk]  # type: ignore[attr-defined]
     engine = engines.get(table.game)
     state = engine.from_json(found[0].state) if found else None
     return Snapshot(

@@ -6,19 +6,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cardgames import engines
+from cardgames import engines, rendering
 from cardgames.engines.base import IllegalAction
 from cardgames.models import GameEvent, GameState, Move, Seat, Table
 from cardgames.services.errors import ActionRefused
 from cardgames.services.notify import TableAfter, table_changed
 from cardgames.services.turns import events_record, turn_arm
 from cardgames.signals import action_refused, actions_applied, table_finished
+
+if TYPE_CHECKING:
+    from cardgames.rendering import Snapshot
 
 
 @dataclass(frozen=True)
@@ -53,33 +56,39 @@ def _refuse_unless_playing(status: str) -> None:
         raise ActionRefused("not_started")
 
 
-def card_choose(*, table: Table, seat: int, card: Any, version: Any) -> dict[str, Any]:
+def card_choose(
+    *, table: Table, seat: int, card: Any, version: Any, snap: Snapshot | None = None
+) -> dict[str, Any]:
     """First half of a two-step move (the pupil taps a card, then says more).
     Remembers the card and when it was chosen, so ``action_submit`` can split the time into
     thinking (turn start → card) and computing (card → announcement).
 
     Nothing of the game changes, so no table lock: a choice on a stale version is
-    simply refused, and the next render shows the fresh hand."""
+    simply refused, and the next render shows the fresh hand. ``snap`` is the
+    table as the caller just read it to draw the tablet's next screen: the choice
+    is judged on that read and then costs one UPDATE (a tap is the commonest
+    message of all), and ``snap``'s seat is brought up to date to match."""
     if not _is_int(card) or not _is_int(version):
         raise ActionRefused("malformed")
-    game_state = GameState.objects.filter(table_id=table.pk).first()
-    fresh = Table.objects.filter(pk=table.pk).values_list("status", flat=True).first()
-    if game_state is None:
+    if snap is None:
+        snap = rendering.snapshot(table.pk)
+    if snap is None or snap.state is None:
         raise ActionRefused("not_started")
-    _refuse_unless_playing(fresh or Table.Status.FINISHED)
-    engine = engines.get(table.game)
-    state = engine.from_json(game_state.state)
-    if version != game_state.version:
+    _refuse_unless_playing(snap.table.status)
+    engine = snap.engine
+    if version != snap.version:
         raise ActionRefused("stale")
-    view = engine.view(state, seat)
+    view = engine.view(snap.state, seat)
     if view.get("current_seat") not in (None, seat) and not engine.simultaneous:
         raise ActionRefused("not_your_turn", game=table.game)
     if not any(isinstance(c, dict) and c.get("id") == card for c in view.get("hand") or []):
         raise ActionRefused("card_not_in_hand", game=table.game)
     choice = {"card": card, "version": version}
-    Seat.objects.filter(table_id=table.pk, index=seat).update(
-        pending_choice=choice, pending_since=timezone.now()
-    )
+    now = timezone.now()
+    Seat.objects.filter(table_id=table.pk, index=seat).update(pending_choice=choice, pending_since=now)
+    for row in snap.seats:
+        if row.index == seat:
+            row.pending_choice, row.pending_since = choice, now
     return choice
 
 

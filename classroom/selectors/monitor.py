@@ -42,7 +42,7 @@ def free_pupils(class_session: ClassSession) -> list[Pupil]:
 
 def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, Any] | None:
     """One table's public state, last events and seats, for the monitor."""
-    snap = rendering.snapshot(table_id)
+    snap = rendering.snapshot(table_id, presence=True)
     if snap is None or snap.table.group_key != class_session.group_key:
         return None
     adapter = ui.get(snap.table.game)

@@ -33,7 +33,7 @@ pytestmark = [
 @database_sync_to_async
 def connected(table_id: int) -> list[int]:
     """What the teacher's monitor reads: the sockets alive per seat."""
-    snap = rendering.snapshot(table_id)
+    snap = rendering.snapshot(table_id, presence=True)
     assert snap is not None
     return [seat.connections for seat in snap.seats]
 
