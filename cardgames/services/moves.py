@@ -299,7 +299,12 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
         Seat.objects.filter(pk=seat_row.pk).update(next_think_at=None)
     next_due = turn_arm(table=locked, engine=engine, state=state, now=now, seats=seats)
     after = TableAfter(
-        table=locked, seats=seats, version=game_state.version + 1, engine=engine, state=state
+        table=locked,
+        seats=seats,
+        version=game_state.version + 1,
+        engine=engine,
+        state=state,
+        turn_started_at=now,
     )
     result = ActionResult(
         after=after,

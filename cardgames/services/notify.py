@@ -144,6 +144,9 @@ class TableAfter:
     version: int
     engine: Any
     state: Any
+    # When the new turn started (the game state's ``turn_started_at``): the bots
+    # judge the next move due from it without reading the table again.
+    turn_started_at: Any = None
 
 
 # The committed tables of recent broadcasts, by stamp, for the sockets of this
