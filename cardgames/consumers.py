@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from cardgames import liveness, rendering, revocation, runtime, screen_units, services, ui
 from cardgames.access import TableAccess, resolve_table_access
-from cardgames.dbwork import db_work
+from cardgames.dbwork import NoLoopConnectionClose, db_work
 from cardgames.engines.base import IllegalAction
 from cardgames.i18n import SocketLanguageMixin
 from cardgames.live_screens import (
@@ -78,7 +78,7 @@ class _Fresh:
     stamp: str | None = None
 
 
-class TableConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
+class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketConsumer):
     """Every message is handled, and every render made, in the socket's own
     language (``SocketLanguageMixin``); shared renders are keyed by it."""
 

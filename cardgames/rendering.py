@@ -193,10 +193,6 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         over=over,
         playing=playing,
         status_message=status_message(snap.table, over),
-        log=[
-            adapter.describe_event(event, names, snap.table.options)
-            for event in reversed(history[-LOG_TAIL:])
-        ],
         current_name=(
             names[view["current_seat"]]
             if isinstance(view.get("current_seat"), int) and 0 <= view["current_seat"] < len(names)
@@ -226,6 +222,13 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
             player.update(extras[player["index"]])
     context.update(game_context)
     context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
+    if not context.get("log_lines") or not context.get("latest"):
+        # The plain log, for a game that draws no log lines of its own (or none
+        # yet), and for the spoken notice when there is no newest move to say.
+        context["log"] = [
+            adapter.describe_event(event, names, snap.table.options)
+            for event in reversed(history[-LOG_TAIL:])
+        ]
     context["how_to_play"] = how_to_play(snap.table.game)
     # Open by itself until the seat's first move, unless the game says otherwise.
     context.setdefault(
