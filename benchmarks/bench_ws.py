@@ -41,19 +41,26 @@ DISCARD = re.compile(r'class="cg-hand" data-discard="1"')
 
 
 # --------------------------------------------------------------------------- server side
-def make_application() -> Any:
-    """The project's websocket stack plus a bare echo route (uvicorn --factory)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from django.core.asgi import get_asgi_application
+def page_origin(url: str) -> str:
+    """The ``Origin`` a tablet's browser sends: the page's own scheme, host and
+    port (the server checks all three, ``config/origin.py``)."""
+    from urllib.parse import urlsplit
 
-    http = get_asgi_application()
+    parts = urlsplit(url)
+    return f"{'https' if parts.scheme == 'wss' else 'http'}://{parts.netloc}"
+
+
+def make_application() -> Any:
+    """The project's own ASGI application (``config.asgi``: its middleware, origin
+    check and process settings) plus a bare echo route for the floor."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from channels.auth import AuthMiddlewareStack
     from channels.generic.websocket import AsyncWebsocketConsumer
-    from channels.routing import ProtocolTypeRouter, URLRouter
-    from channels.security.websocket import AllowedHostsOriginValidator
+    from channels.routing import URLRouter
     from django.urls import path
 
-    from config.routing import websocket_urlpatterns
+    from config import asgi
+    from config.origin import SameOriginValidator
 
     class EchoConsumer(AsyncWebsocketConsumer):
         """The floor: no database, no template, just the channel-layer fan-out."""
@@ -71,13 +78,18 @@ def make_application() -> Any:
         async def echo_msg(self, event: dict[str, Any]) -> None:
             await self.send(text_data=event["text"])
 
-    routes = [path("ws/bench/echo/<int:group>/", EchoConsumer.as_asgi()), *websocket_urlpatterns]
-    return ProtocolTypeRouter(
-        {
-            "http": http,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes))),
-        }
+    # The echo goes through the same middleware as a table's socket.
+    echo = SameOriginValidator(
+        AuthMiddlewareStack(URLRouter([path("ws/bench/echo/<int:group>/", EchoConsumer.as_asgi())]))
     )
+
+    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and scope["path"].startswith("/ws/bench/echo/"):
+            await echo(scope, receive, send)
+        else:
+            await asgi.application(scope, receive, send)
+
+    return application
 
 
 def setup_data(tables: int, group_key: str = "bench") -> list[dict[str, Any]]:
@@ -140,7 +152,7 @@ class Socket:
     async def open(self) -> None:
         import websockets
 
-        headers = {"Origin": "http://127.0.0.1"}
+        headers = {"Origin": page_origin(self.url)}
         if self.cookie:
             headers["Cookie"] = f"sessionid={self.cookie}"
         self.ws = await websockets.connect(
@@ -267,7 +279,7 @@ async def echo_floor(
     async def one_group(number: int) -> None:
         url = f"{base}/ws/bench/echo/{number}/"
         conns = [
-            await websockets.connect(url, additional_headers={"Origin": "http://127.0.0.1"})
+            await websockets.connect(url, additional_headers={"Origin": page_origin(url)})
             for _ in range(4)
         ]
         rng = random.Random(number)

@@ -10,8 +10,11 @@ so a connection that holds the shutdown shows where it waits).
 """
 
 import asyncio
+import atexit
+import gc
 import signal
 import sys
+import time
 
 from benchmarks.bench_ws import make_application
 
@@ -40,9 +43,39 @@ def _dump_tasks() -> None:
             depth += 1
 
 
+# The collector's pauses, by generation, printed to the server log when the
+# worker stops (the load test reports them: a full pass stops every thread).
+_gc_started = 0.0
+_gc_pauses: dict[int, list[float]] = {}
+
+
+def _gc_watch(phase: str, info: dict[str, int]) -> None:
+    global _gc_started
+    if phase == "start":
+        _gc_started = time.perf_counter()
+    else:
+        pause = (time.perf_counter() - _gc_started) * 1000
+        _gc_pauses.setdefault(info["generation"], []).append(pause)
+
+
+def _gc_report() -> None:
+    for generation, pauses in sorted(_gc_pauses.items()):
+        print(
+            f"GCPAUSE generation {generation}: {len(pauses)} passes,"
+            f" {sum(pauses):.0f} ms in all, longest {max(pauses):.1f} ms",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+gc.callbacks.append(_gc_watch)
+atexit.register(_gc_report)
+
+
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]
     global _installed
     if not _installed:
         _installed = True
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, _dump_tasks)
     return await _application(scope, receive, send)
+

@@ -55,6 +55,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_ws import page_origin  # noqa: E402
+
 # Every whole screen and every update that changes the table carries the state
 # line; updates carry only the parts of the screen that changed.
 # (#table-main carries the same attributes in whole screens: older servers.)
@@ -105,7 +107,7 @@ class Tablet:
         import websockets
         from websockets.exceptions import InvalidStatus
 
-        headers = {"Origin": "http://127.0.0.1"}
+        headers = {"Origin": page_origin(self.url)}
         if self.cookie:
             headers["Cookie"] = f"sessionid={self.cookie}"
         try:
@@ -327,7 +329,7 @@ async def echo_floor(
     async def one_group_inner(number: int) -> None:
         url = f"{base}/ws/bench/echo/{number}/"
         conns = [
-            await websockets.connect(url, additional_headers={"Origin": "http://127.0.0.1"}, open_timeout=60)
+            await websockets.connect(url, additional_headers={"Origin": page_origin(url)}, open_timeout=60)
             for _ in range(4)
         ]
         rng = random.Random(number)
@@ -700,6 +702,7 @@ def child(config: str, args: argparse.Namespace) -> dict[str, Any]:
         errors = [e for e in errors if e not in result["slow_stop"] and "TASKDUMP" not in e]
         result["server_errors"] = len(errors)
         result["server_error_lines"] = errors[:15]
+        result["gc_pauses"] = [line.split("GCPAUSE ", 1)[1] for line in text.splitlines() if "GCPAUSE " in line]
         result["log"] = str(log_path)
         return result
     finally:
@@ -743,6 +746,8 @@ def report(r: dict[str, Any]) -> bool:
             f"  kill test: worker {r['kill'].get('pid')} SIGKILLed, {r['killed_sockets_closed']} sockets closed,"
             f" {r['reconnects']} reconnects, {r['across_reconnect']} moves straddled a reconnect"
         )
+    for line in r.get("gc_pauses", []):
+        print(f"  garbage collector, {line}")
     for line in r.get("slow_stop", []):
         print(f"  slow stop (after the run): {line[:200]}")
     for line in r["server_error_lines"]:
