@@ -88,6 +88,10 @@ class GameState(models.Model):
     version = models.PositiveIntegerField(default=0)
     # When the seat now expected to act started its turn (turn timer, think time).
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # The ``seq`` the table's next event gets: read with the state under the
+    # table lock and moved on by the same compare-and-set, so a move needs no
+    # MAX(seq) query to number its events.
+    next_seq = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -9,12 +9,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from cardgames import engines, rendering
 from cardgames.engines.base import IllegalAction
-from cardgames.models import GameEvent, GameState, Move, Seat, Table
+from cardgames.models import GameState, Move, Seat, Table
 from cardgames.services.errors import ActionRefused
 from cardgames.services.notify import TableAfter, table_changed
 from cardgames.services.turns import events_record, turn_arm
@@ -213,8 +212,15 @@ def _acting_seat(*, move: _Move, seats: list[Seat]) -> Seat:
 
 def _check_fresh(*, move: _Move, current_version: int) -> None:
     """Refuse a replayed nonce, and (turn-based games) a move made on an old screen.
-    Simultaneous games accept any version: every seat acts on its own."""
-    if Move.objects.filter(table_id=move.table_id, nonce=move.nonce).exists():
+    Simultaneous games accept any version: every seat acts on its own.
+
+    A turn-based move drawn on the current version cannot repeat an applied move
+    (that one moved the version on), so the nonce is looked up only when the
+    version is off: to tell a replay (a double tap: "already sent") from an
+    out-of-date screen. A nonce forged onto the current version is stopped by the
+    unique constraint on the Move row (``action_submit`` says "duplicate")."""
+    replay_possible = move.engine.simultaneous or move.version != current_version
+    if replay_possible and Move.objects.filter(table_id=move.table_id, nonce=move.nonce).exists():
         raise ActionRefused("duplicate")
     if move.engine.simultaneous:
         return
@@ -250,16 +256,6 @@ def _timings(
     return _ms(now - started), None
 
 
-def _choices_clear(*, table_id: int, seats: list[Seat]) -> None:
-    """A move ends everyone's half-made choice (the hands may have changed)."""
-    if any(row.pending_choice is not None for row in seats):
-        Seat.objects.filter(table_id=table_id, pending_choice__isnull=False).update(
-            pending_choice=None, pending_since=None
-        )
-        for row in seats:
-            row.pending_choice = row.pending_since = None
-
-
 def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], None]]:
     """``action_submit`` inside its transaction, step by step: lock and check,
     apply, record, re-arm the turn. Returns the result and what to send once
@@ -286,7 +282,9 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     think_ms, compute_ms = _move_record(
         move=move, state=state, game_state=game_state, seat_row=seat_row, events=events, now=now
     )
-    _choices_clear(table_id=move.table_id, seats=seats)
+    # Everyone's half-made choice (a card tapped, not yet played) ends with this
+    # move: it carries the version it was made on, which is now past, so the
+    # screens and the timings ignore it. No UPDATE needed.
     over = engine.is_over(state)
     if over:
         locked.status = Table.Status.FINISHED
@@ -357,11 +355,10 @@ def _move_record(
     """Write the applied move: the new state (compare-and-set), its events, and
     the Move row with its server-measured (think_ms, compute_ms), returned."""
     new_version = game_state.version + 1
-    _state_save(move=move, state=state, game_state=game_state, now=now)
-    last_seq = GameEvent.objects.filter(table_id=move.table_id).aggregate(m=Max("seq"))["m"]
+    _state_save(move=move, state=state, game_state=game_state, now=now, events=len(events))
     events_record(
         table_id=move.table_id,
-        first_seq=0 if last_seq is None else last_seq + 1,
+        first_seq=game_state.next_seq,
         version=new_version,
         events=events,
     )
@@ -380,12 +377,16 @@ def _move_record(
     return think_ms, compute_ms
 
 
-def _state_save(*, move: _Move, state: Any, game_state: GameState, now: datetime) -> None:
+def _state_save(
+    *, move: _Move, state: Any, game_state: GameState, now: datetime, events: int
+) -> None:
     """The compare-and-set: whatever the database's locking, only one writer
-    turns version v into v + 1; the loser is told its screen was stale."""
+    turns version v into v + 1 (and numbers the move's ``events`` from
+    ``next_seq``); the loser is told its screen was stale."""
     updated = GameState.objects.filter(table_id=move.table_id, version=game_state.version).update(
         state=move.engine.to_json(state),
         version=game_state.version + 1,
+        next_seq=game_state.next_seq + events,
         turn_started_at=now,
         updated_at=now,
     )

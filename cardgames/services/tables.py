@@ -141,7 +141,11 @@ def table_start(*, table: Table) -> GameState:
     state = engine.new_game(players, locked.seed, locked.options)
     now = timezone.now()
     game_state = GameState.objects.create(
-        table=locked, state=engine.to_json(state), version=0, turn_started_at=now
+        table=locked,
+        state=engine.to_json(state),
+        version=0,
+        turn_started_at=now,
+        next_seq=len(state.log),
     )
     events_record(table_id=locked.pk, first_seq=0, version=0, events=state.log)
     locked.status = Table.Status.PLAYING

@@ -188,6 +188,37 @@ async def test_stale_version_and_duplicate_nonce_are_refused() -> None:
     await tom.close()
 
 
+async def test_a_used_nonce_is_refused_even_on_the_current_version() -> None:
+    """A nonce is good for one move, whatever version its message claims: a
+    message that reuses one on the current screen is refused as already sent
+    (the database's unique constraint, no lookup before), and nothing changes."""
+    table = await database_sync_to_async(started_table)(pupils=2, bots=0, seed=5)
+    lea, tom = await _tablets(table.pk, ["pupil:1", "pupil:2"])
+    engine, state, version, _ = await table_state(table.pk)
+    form = play_form(_answer(engine, state, 0, random.Random(1)), version)
+    await lea.send(form)
+    await lea.wait_version(version + 1)
+    await tom.wait_version(version + 1)
+    engine, state, now_version, _ = await table_state(table.pk)
+    toms = play_form(_answer(engine, state, 1, random.Random(1)), now_version)
+    toms["nonce"] = form["nonce"]
+    await tom.send(toms)
+    html = await tom.receive()
+    while not notice_of(html):
+        html = await tom.receive()
+    assert "déjà été envoyé" in notice_of(html)
+    _, after_state, after_version, _ = await table_state(table.pk)
+    assert after_version == now_version
+    assert engine.to_json(after_state) == engine.to_json(state)
+    assert await database_sync_to_async(Move.objects.filter(table_id=table.pk).count)() == 1
+    # The refusal lost nothing: the same move with a fresh nonce is played.
+    toms["nonce"] = "fresh-" + form["nonce"][:40]
+    await tom.send(toms)
+    await tom.wait_version(now_version + 1)
+    await lea.close()
+    await tom.close()
+
+
 async def test_reconnect_gives_back_the_same_hand() -> None:
     table = await database_sync_to_async(started_table)(seed=9)
     (lea,) = await _tablets(table.pk, ["pupil:1"])

@@ -19,12 +19,16 @@ pytestmark = pytest.mark.django_db
 
 # The statements of a pupil's move, from its message to the mover's new screen,
 # all on the worker's database thread: lock the table and read its state (1),
-# the seats (1), the nonce check (1), save the state (1), the last event number
-# (1), its events (1) and the move (1). The mover's own screen is drawn from the
+# the seats (1), save the state with the next event number (1), its events (1)
+# and the move (1). No nonce lookup on a current screen, no MAX(seq), no UPDATE
+# of the card the pupil tapped first; the mover's own screen is drawn from the
 # table as the move committed it: no read after. The test's transaction adds a
 # savepoint and its release (2). Turn bookkeeping (a robot's think time) may add
 # one.
-MOVE_STATEMENTS = 10
+MOVE_STATEMENTS = 8
+# A tap that chooses a card: the table's read for the screen it opens (2) and
+# the seat's UPDATE (1).
+CHOOSE_STATEMENTS = 3
 
 
 def _consumer(table_id: int, seat: int, game: str) -> TableConsumer:
@@ -48,6 +52,12 @@ def test_a_move_takes_a_fixed_small_number_of_statements(
         consumer = _consumer(table.pk, current, table.game)
         consumer.player_key = None  # the bot's seat too is played through the socket here
         form = play_form(engine.legal_actions(state, current)[0], game_state.version)
+        # As on a tablet: the card is tapped first, then played.
+        with django_assert_max_num_queries(CHOOSE_STATEMENTS):
+            chosen = consumer._handle(
+                {"kind": "choose", "card": form["card"], "version": form["version"]}
+            )
+        assert chosen.snap is not None and not chosen.notice
         with (
             django_assert_max_num_queries(MOVE_STATEMENTS),
             django_capture_on_commit_callbacks(execute=True),
