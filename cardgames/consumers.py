@@ -187,15 +187,17 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         *,
         notice: str = "",
         stamp: object = None,
+        own: bool = False,
     ) -> None:
         """Bring this socket's screen to ``snap``: only what changed is sent.
-        Rendering runs on the render thread; a screen older than the one
-        already shown is dropped (a resync may race a broadcast)."""
+        Rendering runs on the render thread (``own``: this socket's answer to
+        its own message, drawn first); a screen older than the one already
+        shown is dropped (a resync may race a broadcast)."""
         if snap is None:  # the table was deleted
             await self._notice(services.refusal_message(code="finished"))
             return
         screen = await render_screen(
-            snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice
+            snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice, own=own
         )
         async with self.screen_lock:
             if screen.version < self.rendered_version:
@@ -238,7 +240,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
                 self.shown = screen_units.Shown()  # the tablet asked for everything
             if answer.stamp is not None and answer.snap is not None:
                 share_snapshot(self.table_id, answer.stamp, answer.snap)
-            await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp)
+            await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp, own=True)
         elif answer:
             await self._notice(answer)
 

@@ -16,6 +16,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import itertools
+import queue
+import threading
 import weakref
 from collections import OrderedDict
 from typing import Any
@@ -105,7 +108,44 @@ def share_snapshot(table_id: int, stamp: str, snap: rendering.Snapshot) -> None:
 # One render per change, seat and viewer kind per process (same stamp as the
 # snapshot): two sockets of one seat, or every public screen, share it. The
 # cache is only touched from the render thread.
-_RENDERER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+class _RenderThread:
+    """The render thread, with its queue in order of urgency: a socket's answer
+    to its own message (the mover's new screen, a tapped card) before the
+    broadcasts. A move's broadcast reaches the other sockets of the table while
+    the mover's reply is still on its way back from the database thread; in a
+    plain queue their renders came first, and the pupil who moved waited for
+    three screens to be drawn before seeing their own (measured: mover's screen
+    sent 5.8 ms after the move was saved, the last of the table's 6.9 ms after)."""
+
+    OWN, BROADCAST = 0, 1
+
+    def __init__(self) -> None:
+        self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, urgency: int, func: Any, *args: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._queue.put((urgency, next(self._order), (future, func, args)))
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="render_0", daemon=True)
+                self._thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            _urgency, _order, (future, func, args) = self._queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(func(*args))
+            except BaseException as exc:  # handed to the awaiting socket
+                future.set_exception(exc)
+
+
+_RENDERER = _RenderThread()
 _SHARED_SCREENS: OrderedDict[tuple[Any, ...], screen_units.Screen] = OrderedDict()
 _SHARED_SCREENS_MAX = 1024
 
@@ -165,13 +205,20 @@ def _render_shared(
 
 
 async def render_screen(
-    snap: rendering.Snapshot, *, stamp: object, seat: int | None, steer: bool, notice: str = ""
+    snap: rendering.Snapshot,
+    *,
+    stamp: object,
+    seat: int | None,
+    steer: bool,
+    notice: str = "",
+    own: bool = False,
 ) -> screen_units.Screen:
     """The screen of ``seat`` for ``snap``, rendered on the render thread (with
-    this task's context: the active language)."""
+    this task's context: the active language). ``own``: the answer to this
+    socket's own message, drawn before any broadcast waiting for the thread."""
     context = contextvars.copy_context()
-    return await asyncio.get_running_loop().run_in_executor(
-        _RENDERER,
+    future = _RENDERER.submit(
+        _RENDERER.OWN if own else _RENDERER.BROADCAST,
         context.run,
         _shared_screen,
         snap,
@@ -181,6 +228,7 @@ async def render_screen(
         notice,
         translation.get_language() or settings.LANGUAGE_CODE,
     )
+    return await asyncio.wrap_future(future)
 
 
 # Sockets of one worker that open (read their table, draw their whole screen)

@@ -1,0 +1,45 @@
+"""The render thread draws a socket's answer to its own message first: the
+pupil who moved sees their screen before the broadcast's screens are drawn."""
+
+from __future__ import annotations
+
+import threading
+
+from cardgames.live_screens import _RenderThread
+
+
+def test_the_movers_screen_is_drawn_before_the_broadcasts_waiting() -> None:
+    renderer = _RenderThread()
+    busy = threading.Event()
+    release = threading.Event()
+    drawn: list[str] = []
+
+    def draw(name: str) -> str:
+        if name == "busy":
+            busy.set()
+            release.wait(5)
+        drawn.append(name)
+        return name
+
+    first = renderer.submit(renderer.BROADCAST, draw, "busy")
+    assert busy.wait(5)
+    # While the thread is busy, a move's broadcast queues three screens, then
+    # the mover's own reply arrives.
+    waiting = [renderer.submit(renderer.BROADCAST, draw, f"seat {n}") for n in (1, 2, 3)]
+    mover = renderer.submit(renderer.OWN, draw, "mover")
+    release.set()
+    assert mover.result(5) == "mover"
+    assert [future.result(5) for future in waiting] == ["seat 1", "seat 2", "seat 3"]
+    assert first.result(5) == "busy"
+    assert drawn == ["busy", "mover", "seat 1", "seat 2", "seat 3"]
+
+
+def test_a_failed_render_reaches_its_socket_and_the_thread_goes_on() -> None:
+    renderer = _RenderThread()
+
+    def broken() -> None:
+        raise ValueError("template error")
+
+    failed = renderer.submit(renderer.OWN, broken)
+    assert isinstance(failed.exception(5), ValueError)
+    assert renderer.submit(renderer.OWN, lambda: "next").result(5) == "next"
