@@ -35,7 +35,6 @@ from cardgames.dbwork import NoLoopConnectionClose, db_work
 from cardgames.engines.base import IllegalAction
 from cardgames.i18n import SocketLanguageMixin
 from cardgames.live_screens import (
-    RenderUrgency,
     opening_slots,
     read_snapshot,
     render_screen,
@@ -125,7 +124,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             self.joined = True
             snap, next_due = opened
             await self.accept()
-            await self._show(snap, urgency=RenderUrgency.OPENING)
+            await self._show(snap)
         liveness.register(self)
         if next_due is not None:
             runtime.schedule(self.table_id, next_due)
@@ -188,23 +187,17 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         *,
         notice: str = "",
         stamp: object = None,
-        urgency: int = RenderUrgency.BROADCAST,
+        own: bool = False,
     ) -> None:
         """Bring this socket's screen to ``snap``: only what changed is sent.
-        Rendering runs on the render thread, in order of ``urgency`` (this
-        socket's answer to its own message first, a socket that opens last); a
-        screen older than the one already shown is dropped (a resync may race a
-        broadcast)."""
+        Rendering runs on the render thread (``own``: this socket's answer to
+        its own message, drawn first); a screen older than the one already
+        shown is dropped (a resync may race a broadcast)."""
         if snap is None:  # the table was deleted
             await self._notice(services.refusal_message(code="finished"))
             return
         screen = await render_screen(
-            snap,
-            stamp=stamp,
-            seat=self._seat(),
-            steer=self._steers(),
-            notice=notice,
-            urgency=urgency,
+            snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice, own=own
         )
         async with self.screen_lock:
             if screen.version < self.rendered_version:
@@ -247,9 +240,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
                 self.shown = screen_units.Shown()  # the tablet asked for everything
             if answer.stamp is not None and answer.snap is not None:
                 share_snapshot(self.table_id, answer.stamp, answer.snap)
-            await self._show(
-                answer.snap, notice=answer.notice, stamp=answer.stamp, urgency=RenderUrgency.OWN
-            )
+            await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp, own=True)
         elif answer:
             await self._notice(answer)
 

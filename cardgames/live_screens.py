@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
-import enum
 import itertools
 import queue
 import threading
@@ -109,14 +108,6 @@ def share_snapshot(table_id: int, stamp: str, snap: rendering.Snapshot) -> None:
 # One render per change, seat and viewer kind per process (same stamp as the
 # snapshot): two sockets of one seat, or every public screen, share it. The
 # cache is only touched from the render thread.
-class RenderUrgency(enum.IntEnum):
-    """In which order the render thread draws what waits for it."""
-
-    OWN = 0  # a socket's answer to its own message (a move, a tap)
-    BROADCAST = 1  # a change of the table, for every socket
-    OPENING = 2  # the whole screen of a socket that opens
-
-
 class _RenderThread:
     """The render thread, with its queue in order of urgency: a socket's answer
     to its own message (the mover's new screen, a tapped card) before the
@@ -124,11 +115,9 @@ class _RenderThread:
     the mover's reply is still on its way back from the database thread; in a
     plain queue their renders came first, and the pupil who moved waited for
     three screens to be drawn before seeing their own (measured: mover's screen
-    sent 5.8 ms after the move was saved, the last of the table's 6.9 ms after).
-    A whole screen for a socket that opens comes last: when a killed worker's
-    tablets all reconnect here, the moves of the tables playing go first."""
+    sent 5.8 ms after the move was saved, the last of the table's 6.9 ms after)."""
 
-    OWN, BROADCAST, OPENING = RenderUrgency.OWN, RenderUrgency.BROADCAST, RenderUrgency.OPENING
+    OWN, BROADCAST = 0, 1
 
     def __init__(self) -> None:
         self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
@@ -222,14 +211,14 @@ async def render_screen(
     seat: int | None,
     steer: bool,
     notice: str = "",
-    urgency: int = RenderUrgency.BROADCAST,
+    own: bool = False,
 ) -> screen_units.Screen:
     """The screen of ``seat`` for ``snap``, rendered on the render thread (with
-    this task's context: the active language), in order of ``urgency``
-    (``_RenderThread.OWN``: the answer to this socket's own message)."""
+    this task's context: the active language). ``own``: the answer to this
+    socket's own message, drawn before any broadcast waiting for the thread."""
     context = contextvars.copy_context()
     future = _RENDERER.submit(
-        urgency,
+        _RENDERER.OWN if own else _RENDERER.BROADCAST,
         context.run,
         _shared_screen,
         snap,

@@ -43,26 +43,3 @@ def test_a_failed_render_reaches_its_socket_and_the_thread_goes_on() -> None:
     failed = renderer.submit(renderer.OWN, broken)
     assert isinstance(failed.exception(5), ValueError)
     assert renderer.submit(renderer.OWN, lambda: "next").result(5) == "next"
-
-
-def test_a_reconnecting_tablets_whole_screen_waits_for_the_moves() -> None:
-    """When a killed worker's tablets all reconnect here, the tables playing
-    are drawn first: an opening screen comes after the broadcasts."""
-    renderer = _RenderThread()
-    busy, release = threading.Event(), threading.Event()
-    drawn: list[str] = []
-
-    def draw(name: str) -> None:
-        if name == "busy":
-            busy.set()
-            release.wait(5)
-        drawn.append(name)
-
-    renderer.submit(renderer.BROADCAST, draw, "busy")
-    assert busy.wait(5)
-    opening = renderer.submit(renderer.OPENING, draw, "opening")
-    change = renderer.submit(renderer.BROADCAST, draw, "change")
-    release.set()
-    opening.result(5)
-    change.result(5)
-    assert drawn == ["busy", "change", "opening"]
