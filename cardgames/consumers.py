@@ -158,7 +158,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         snap = rendering.snapshot(self.table_id)
         if snap is None:  # pragma: no cover - deleted between two queries
             return None
-        return snap, services.table_next_due(table_id=self.table_id)
+        return snap, services.table_next_due(table_id=self.table_id, snap=snap)
 
     async def disconnect(self, code: int) -> None:
         if not self.joined:

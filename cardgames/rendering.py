@@ -54,6 +54,8 @@ class Snapshot:
     version: int
     engine: Any
     state: Any | None
+    # When the current turn started (turn timers, robots' think time).
+    turn_started_at: Any = None
 
     @property
     def seat_names(self) -> list[str]:
@@ -94,6 +96,7 @@ def snapshot(table_id: int, *, presence: bool = False) -> Snapshot | None:
         version=found[0].version if found else 0,
         engine=engine,
         state=state,
+        turn_started_at=found[0].turn_started_at if found else None,
     )
 
 
@@ -108,6 +111,7 @@ def snapshot_of(after: Any) -> Snapshot:
         version=after.version,
         engine=after.engine,
         state=after.state,
+        turn_started_at=getattr(after, "turn_started_at", None),
     )
 
 

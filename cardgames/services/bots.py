@@ -10,7 +10,7 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
@@ -21,6 +21,9 @@ from cardgames.services.errors import ActionRefused
 from cardgames.services.moves import action_submit
 from cardgames.services.notify import TableAfter
 from cardgames.services.turns import bot_delay, due_moves, turn_plan
+
+if TYPE_CHECKING:
+    from cardgames.rendering import Snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +76,6 @@ def _pending_after(after: TableAfter) -> _Pending | None:
     second read of what that move has just written (three reads fewer per robot
     move). If another move slipped in meanwhile, the next bot move is refused as
     stale and the table is read again."""
-    if after.table.status != Table.Status.PLAYING or after.engine.is_over(after.state):
-        return None
     return _pending_of(
         table=after.table,
         version=after.version,
@@ -87,7 +88,10 @@ def _pending_after(after: TableAfter) -> _Pending | None:
 
 def _pending_of(
     *, table: Table, version: int, engine: Any, state: Any, seats: list[Seat], started: Any
-) -> _Pending:
+) -> _Pending | None:
+    """The moves due now at a table as given (``None``: not playing, or over)."""
+    if state is None or table.status != Table.Status.PLAYING or engine.is_over(state):
+        return None
     now = timezone.now()
     plan = turn_plan(table=table, engine=engine, state=state, seats=seats)
     due, next_due = due_moves(plan=plan, started=started, now=now)
@@ -166,11 +170,24 @@ def _earliest_think(table_id: int) -> datetime | None:
     )
 
 
-def table_next_due(*, table_id: int) -> datetime | None:
+def table_next_due(*, table_id: int, snap: Snapshot | None = None) -> datetime | None:
     """When the table next needs the scheduler, read from the database only, so
     any connect after a restart can reschedule a table that waits on a bot.
-    A read: no lock."""
-    pending = _pending_moves(table_id)
+    A read: no lock. ``snap``: the table as the caller has just read it (a
+    socket opening draws its screen from it), judged without a second read:
+    when a killed worker's tablets all reconnect at once, three queries fewer
+    each."""
+    if snap is None:
+        pending = _pending_moves(table_id)
+    else:
+        pending = _pending_of(
+            table=snap.table,
+            version=snap.version,
+            engine=snap.engine,
+            state=snap.state,
+            seats=snap.seats,
+            started=snap.turn_started_at,
+        )
     if pending is None:
         return None
     return pending.now if pending.due else pending.next_due

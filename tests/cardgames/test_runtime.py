@@ -154,3 +154,43 @@ def test_a_stale_player_key_is_refused(scheduled) -> None:
             player_key="pupil:1",
         )
     assert refused.value.code == "seat_changed"
+
+
+@pytest.mark.django_db
+def test_an_opening_socket_judges_when_the_table_is_next_due_from_its_own_read(
+    scheduled,
+) -> None:
+    """A socket that opens reads its table once; when a robot or a turn timer is
+    next due is judged from that read, exactly as from the database."""
+    from cardgames import rendering
+
+    robot_first = started_table(pupils=1, bots=1, bots_first=True, seed=3)
+    timed = started_table(pupils=2, bots=0, options={"turn_seconds": 30}, seed=4)
+    paused = started_table(pupils=1, bots=1, bots_first=True, seed=5)
+    services.table_pause(table=paused)
+    ended = started_table(pupils=1, bots=1, bots_first=True, seed=6)
+    services.table_end(table=ended)
+    waiting = services.table_create(
+        game="chasse", seats=[pupil_spec(1, "Léa"), pupil_spec(2, "Tom")], options={},
+        seed=8, group_key="test:1",
+    )
+    answers = {}
+    for name, table in [
+        ("robot", robot_first), ("timer", timed), ("paused", paused), ("ended", ended),
+        ("waiting", waiting),
+    ]:
+        snap = rendering.snapshot(table.pk)
+        assert snap is not None
+        from_read = services.table_next_due(table_id=table.pk, snap=snap)
+        from_database = services.table_next_due(table_id=table.pk)
+        now = timezone.now()
+        if from_read is not None and from_read <= now:
+            # Due now: each answers with the moment it judged it.
+            assert from_database is not None and from_database <= now, name
+        else:
+            assert from_read == from_database, name
+        answers[name] = from_read
+    now = timezone.now()
+    assert answers["robot"] is not None and answers["robot"] < now + timedelta(seconds=30)
+    assert answers["timer"] is not None and answers["timer"] > now + timedelta(seconds=20)
+    assert answers["paused"] is answers["ended"] is answers["waiting"] is None
