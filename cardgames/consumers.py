@@ -129,7 +129,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         if next_due is not None:
             runtime.schedule(self.table_id, next_due)
 
-    def _resolve(self) -> TableAccess | None:
+    def _resolve(self, *, read_player_key: bool = True) -> TableAccess | None:
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return None
@@ -138,7 +138,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             user=self.scope.get("user"), session=self.scope.get("session"), table=table
         )
         self.player_key = None
-        if access is not None and access.seat is not None:
+        if read_player_key and access is not None and access.seat is not None:
             self.player_key = (
                 table.seats.filter(index=access.seat).values_list("player_key", flat=True).first()
             )
@@ -147,17 +147,23 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     def _open(self) -> tuple[rendering.Snapshot, Any] | None:
         if self.session_key:
             self.generation = revocation.session_generation_remember(self.session_key)
-        access = self._resolve()
+        # The seat's player and row id come with the table's read below.
+        access = self._resolve(read_player_key=False)
         if access is None:
             return None
         self.access = access
-        if access.seat is not None:
-            services.seat_connection_open(
-                table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
-            )
         snap = rendering.snapshot(self.table_id)
         if snap is None:  # pragma: no cover - deleted between two queries
             return None
+        if access.seat is not None:
+            row = next((seat for seat in snap.seats if seat.index == access.seat), None)
+            self.player_key = row.player_key if row is not None else None
+            services.seat_connection_open(
+                table_id=self.table_id,
+                seat=access.seat,
+                channel_name=self.channel_name,
+                seat_id=row.pk if row is not None else None,
+            )
         return snap, services.table_next_due(table_id=self.table_id, snap=snap)
 
     async def disconnect(self, code: int) -> None:

@@ -24,17 +24,33 @@ def _presence_ttl() -> timedelta:
     return timedelta(seconds=float(getattr(settings, "CARDGAMES_PRESENCE_TTL_SECONDS", 45)))
 
 
-def seat_connection_open(*, table_id: int, seat: int, channel_name: str) -> None:
+def seat_connection_open(
+    *, table_id: int, seat: int, channel_name: str, seat_id: int | None = None
+) -> None:
     """A socket opened on a seat: one presence row for it, alive for one
-    time-to-live unless its worker's heartbeat pushes it further. One upsert,
-    no lock (nothing of the game changes)."""
-    seat_id = Seat.objects.filter(table_id=table_id, index=seat).values_list("pk", flat=True).first()
+    time-to-live unless its worker's heartbeat pushes it further. No lock
+    (nothing of the game changes). ``seat_id``: the seat's row id when the
+    caller has just read it.
+
+    An UPDATE, then an INSERT when no row has this socket's name (always, but
+    after a seat change): two statements. ``update_or_create`` took five (a
+    transaction, a locking read, a savepoint around the insert), and when a
+    killed worker's tablets all reconnect at once every opening counts."""
+    if seat_id is None:
+        seat_id = (
+            Seat.objects.filter(table_id=table_id, index=seat).values_list("pk", flat=True).first()
+        )
     if seat_id is None:
         return
     now = timezone.now()
-    SeatConnection.objects.update_or_create(
-        channel_name=channel_name, defaults={"seat_id": seat_id, "expires_at": now + _presence_ttl()}
+    expires_at = now + _presence_ttl()
+    moved = SeatConnection.objects.filter(channel_name=channel_name).update(
+        seat_id=seat_id, expires_at=expires_at
     )
+    if not moved:
+        SeatConnection.objects.create(
+            channel_name=channel_name, seat_id=seat_id, expires_at=expires_at
+        )
     Seat.objects.filter(pk=seat_id).update(last_seen_at=now)
     transaction.on_commit(
         lambda: table_notify(table_id=table_id, message={"type": "table.presence", "seat": seat})

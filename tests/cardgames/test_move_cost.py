@@ -12,7 +12,7 @@ from cardgames import engines, rendering, screen_units
 from cardgames.access import TableAccess
 from cardgames.consumers import TableConsumer
 from cardgames.models import GameState
-from tests.cardgames.factories import started_table
+from tests.cardgames.factories import seat_resolver, started_table  # noqa: F401
 from tests.cardgames.wsclient import play_form
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +29,12 @@ MOVE_STATEMENTS = 8
 # A tap that chooses a card: the table's read for the screen it opens (2) and
 # the seat's UPDATE (1).
 CHOOSE_STATEMENTS = 3
+# A tablet opening its table (a first connect, or one of a killed worker's
+# tablets reconnecting): the table (1), the browser session (1) and its seat (1),
+# the table's read for the screen, which also tells the seat's row and when the
+# table is next due (2), its presence row (2: UPDATE, then INSERT) and the seat's
+# last seen time (1).
+OPEN_STATEMENTS = 8
 
 
 def _consumer(table_id: int, seat: int, game: str) -> TableConsumer:
@@ -65,6 +71,34 @@ def test_a_move_takes_a_fixed_small_number_of_statements(
             answer = consumer._handle(form)
         # The mover's own screen comes back with the move, at the new version.
         assert answer.snap is not None and answer.snap.version == game_state.version + 1
+
+
+@pytest.mark.usefixtures("seat_resolver")
+def test_a_tablet_opens_its_table_in_a_fixed_small_number_of_statements(
+    django_assert_max_num_queries: Any,
+) -> None:
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from cardgames.models import SeatConnection
+
+    table = started_table(pupils=3, bots=1, options={"announce": "shown"}, seed=5)
+    session = SessionStore()
+    session["player_key"] = "pupil:2"
+    session.save()
+    consumer = TableConsumer()
+    consumer.table_id = table.pk
+    consumer.channel_name = "test-socket-1"
+    consumer.scope = {"user": AnonymousUser(), "session": SessionStore(session.session_key)}
+    with django_assert_max_num_queries(OPEN_STATEMENTS):
+        opened = consumer._open()
+    assert opened is not None
+    snap, _next_due = opened
+    # It knows its seat and its player, and the monitor sees it connected.
+    assert consumer.access is not None and consumer.access.seat == 1
+    assert consumer.player_key == "pupil:2"
+    assert SeatConnection.objects.filter(channel_name="test-socket-1", seat__index=1).exists()
+    assert snap.version == GameState.objects.get(table=table).version
 
 
 def _play_one(table_id: int, game: str) -> tuple[int, int]:
