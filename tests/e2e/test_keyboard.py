@@ -123,6 +123,10 @@ def test_a_teacher_runs_a_session_with_the_keyboard_alone(
 
     # Sign in: the e-mail field has the focus; Tab to the password; Enter.
     page.goto(f"{server.url}/teacher/login/")
+    # The browser applies autofocus when it next draws the page, which may come
+    # after the load event: wait for it, or the first keys go nowhere (seen once
+    # under load in CI: the form came back empty).
+    page.wait_for_function("document.activeElement && document.activeElement.type === 'email'")
     page.keyboard.type("demo@example.org")
     page.keyboard.press("Tab")
     page.keyboard.type("souris-demo-2026")
