@@ -71,18 +71,18 @@ def _pending_moves(table_id: int) -> _Pending | None:
     )
 
 
-def _pending_after(after: TableAfter) -> _Pending | None:
-    """The moves due at a table right after a bot's move committed it, with no
-    second read of what that move has just written (three reads fewer per robot
-    move). If another move slipped in meanwhile, the next bot move is refused as
-    stale and the table is read again."""
+def _pending_at(known: TableAfter | Snapshot) -> _Pending | None:
+    """The moves due at a table already in hand, with no second read: as a bot's
+    move has just committed it (three reads fewer per robot move; if another
+    move slipped in meanwhile, the next bot move is refused as stale and the
+    table is read again), or as a socket opening has just read it."""
     return _pending_of(
-        table=after.table,
-        version=after.version,
-        engine=after.engine,
-        state=after.state,
-        seats=after.seats,
-        started=after.turn_started_at,
+        table=known.table,
+        version=known.version,
+        engine=known.engine,
+        state=known.state,
+        seats=known.seats,
+        started=known.turn_started_at,
     )
 
 
@@ -155,7 +155,7 @@ def bot_turns(*, table_id: int) -> datetime | None:
         # What is due next is judged from the table as the move committed it;
         # after a refusal, from a fresh read.
         if isinstance(played, TableAfter):
-            pending = _pending_after(played)
+            pending = _pending_at(played)
         else:
             pending = _pending_moves(table_id)
     return timezone.now()
@@ -177,17 +177,7 @@ def table_next_due(*, table_id: int, snap: Snapshot | None = None) -> datetime |
     socket opening draws its screen from it), judged without a second read:
     when a killed worker's tablets all reconnect at once, three queries fewer
     each."""
-    if snap is None:
-        pending = _pending_moves(table_id)
-    else:
-        pending = _pending_of(
-            table=snap.table,
-            version=snap.version,
-            engine=snap.engine,
-            state=snap.state,
-            seats=snap.seats,
-            started=snap.turn_started_at,
-        )
+    pending = _pending_moves(table_id) if snap is None else _pending_at(snap)
     if pending is None:
         return None
     return pending.now if pending.due else pending.next_due
