@@ -125,6 +125,19 @@ def _trade_step(page: Any) -> bool:
         page.set_default_timeout(30_000)
 
 
+
+def _element_screenshot(page: Any, selector: str, path: Path) -> None:
+    """A picture of one part of a live screen, for a human to look at. The robots
+    trade meanwhile, and an update may swap the part out while it is being
+    photographed ("not attached to the DOM", seen once in CI): take it again."""
+    for attempt in range(5):
+        try:
+            page.locator(selector).screenshot(path=str(path))
+            return
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc) or attempt == 4:
+                raise
+
 def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     live_server_url: Any, browser: Any, screenshots: Path
 ) -> None:
@@ -174,7 +187,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
         tablet.locator("details.cg-howto > summary").click()
     # Colour is never the only signal: the hand in greyscale, for a human to check.
     a.evaluate("document.documentElement.style.filter = 'grayscale(1)'")
-    a.locator(".pf-hand").screenshot(path=str(screenshots / "purrfect-hand-greyscale-768x1024.png"))
+    _element_screenshot(a, ".pf-hand", screenshots / "purrfect-hand-greyscale-768x1024.png")
     a.evaluate("document.documentElement.style.filter = ''")
 
     # 4. A offers one card: everyone sees the meow, nobody the count.
