@@ -5,9 +5,11 @@ layer reaches the sockets of its own process alone, so a move made through one
 worker would never reach the tablets connected to another. The command refuses
 that configuration instead of letting tables silently stop updating.
 
-With ``--workers N`` (N > 1) uvicorn's supervisor owns the listening socket and
-N worker processes accept from it; a worker that dies is started again and its
-tablets reconnect (htmx's ws extension retries with backoff) to whichever worker
+With ``--workers N`` (N > 1) uvicorn's supervisor starts N worker processes,
+each with a listening socket of its own on the same port, so that the kernel
+spreads the tablets evenly (``config/serving.py`` says why uvicorn's one shared
+socket does not). A worker that dies is started again and its tablets
+reconnect (htmx's ws extension retries with backoff) to whichever worker
 accepts them. Any worker serves any table: moves reach the sockets of the other
 workers through Redis, and nothing of a table lives in a worker's memory.
 """
@@ -18,10 +20,13 @@ import os
 import sys
 from typing import Any
 
+import uvicorn
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.module_loading import import_string
+
+from config import serving
 
 
 def _in_memory(backend: str) -> bool:
@@ -62,6 +67,16 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         check_workers(options["workers"])
+        if options["workers"] > 1 and serving.balances_connections():
+            serving.run_workers(
+                uvicorn.Config(
+                    options["app"], host=options["host"], port=options["port"],
+                    workers=options["workers"], proxy_headers=True,
+                    log_level=options["log_level"], access_log=False,
+                    timeout_graceful_shutdown=10,
+                )
+            )
+            return
         argv = [
             sys.executable, "-m", "uvicorn", options["app"],
             "--host", options["host"], "--port", str(options["port"]),
