@@ -540,6 +540,7 @@ async def run_clients(
         await asyncio.sleep(idle)  # children pausing: no socket may drop meanwhile
     start_versions = {tid: max(t.version for t in g) for tid, g in groups.items()}
     cpu_start = server_cpu_seconds(master)
+    client_cpu_start = time.process_time()
     play_start = time.perf_counter()
     for t in everyone:
         t.bytes_from = play_start
@@ -566,6 +567,9 @@ async def run_clients(
     await asyncio.gather(*tasks)
     play_seconds = time.perf_counter() - play_start
     cpu_used = server_cpu_seconds(master) - cpu_start
+    # The load client shares the machine's cores with the server, PostgreSQL
+    # and Redis: what it used is said with the server's figures.
+    client_share = (time.process_time() - client_cpu_start) / play_seconds if play_seconds else 0.0
     # Settle: bots finish their turn, reconnected sockets catch up.
     from asgiref.sync import sync_to_async
 
@@ -642,6 +646,8 @@ async def run_clients(
         "moves_per_s": moves / play_seconds if play_seconds else 0.0,
         # Killing a worker loses its CPU count: the kill run's figure is a floor.
         "cpu_ms_per_move": cpu_used * 1000 / moves if moves else 0.0,
+        "server_cores": cpu_used / play_seconds if play_seconds else 0.0,
+        "client_cores": client_share,
         "bytes_per_socket_move": (sum(t.bytes_in for t in everyone) / seen) if seen else 0.0,
         "wire_per_socket_move": (sum(t.wire_in for t in everyone) / seen) if seen else 0.0,
         "refused": sum(1 for t in everyone if t.refused),
@@ -759,6 +765,10 @@ def report(r: dict[str, Any]) -> bool:
         f" {r['bytes_per_socket_move']:.0f} bytes per socket per move"
         f" ({r.get('wire_per_socket_move', 0):.0f} on the wire, deflated),"
         f" all connected in {r['connected_in']:.1f} s"
+    )
+    print(
+        f"  cores busy during play: server {r['server_cores']:.2f}, load client {r['client_cores']:.2f}"
+        f" (of {os.cpu_count()})"
     )
     print(
         f"  refused {r['refused']}, dropped {r['dropped']} (echo floor groups broken {r['floor_broken']}), server errors {r['server_errors']},"

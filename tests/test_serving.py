@@ -4,6 +4,7 @@ replacement (``config/serving.py``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -50,13 +51,14 @@ def _burst(port: int, count: int) -> Counter[int]:
     return Counter(_pid_of(s) for s in socks)
 
 
-def _wait_for_workers(port: int, want: int, deadline: float, exclude: set[int] = frozenset()) -> set[int]:  # type: ignore[assignment]
+def _wait_for_workers(
+    port: int, want: int, deadline: float, exclude: frozenset[int] = frozenset()
+) -> set[int]:
+    """The workers answering (but those in ``exclude``), once ``want`` of them do."""
     seen: set[int] = set()
     while time.monotonic() < deadline:
-        try:
+        with contextlib.suppress(OSError):  # no worker listening yet
             seen |= set(_burst(port, 8)) - exclude
-        except OSError:
-            pass
         if len(seen) >= want:
             break
         time.sleep(0.2)
@@ -89,7 +91,7 @@ def test_a_burst_of_tablets_is_spread_over_the_workers_and_survives_a_killed_one
         after = _burst(port, 40)
         assert sum(after.values()) == 40 and victim not in after
         # ...and the supervisor starts a replacement that takes its share again.
-        replacement = _wait_for_workers(port, 1, time.monotonic() + 60, exclude=workers)
+        replacement = _wait_for_workers(port, 1, time.monotonic() + 60, exclude=frozenset(workers))
         assert replacement, "no replacement worker answered"
     finally:
         server.send_signal(signal.SIGINT)
