@@ -444,12 +444,24 @@ def worker_pids(master: int) -> list[int]:
     return workers
 
 
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process under it, at any depth: whatever a worker
+    starts is the server's work too."""
+    found = [pid]
+    for parent in found:
+        # A child is listed under the thread that started it.
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                found.extend(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
 def server_cpu_seconds(master: int) -> float:
-    """CPU time used so far by the server (supervisor and live workers): divided
-    by the moves played, a figure the machine's other load hardly changes."""
+    """CPU time used so far by the server (supervisor, live workers and any
+    process they started): divided by the moves played, a figure the machine's other load hardly changes."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    for pid in [master, *worker_pids(master)]:
+    for pid in descendants(master):
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
