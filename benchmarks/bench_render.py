@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -66,19 +67,25 @@ def main() -> None:
     from cardgames.services import bots
 
     runtime.schedule = lambda table_id, at: None  # type: ignore[assignment]
-    seats = [
-        services.SeatSpec(player_key=f"pupil:{i}", display_name=name)
-        for i, name in enumerate(("Adam", "Ambre", "Zoé"))
-    ]
-    table = services.table_create(
-        game="chasse",
-        seats=[*seats, services.bot_seat(level="medium", number=1)],
-        options={"announce": "shown", "tokens": 5, "target": 200},
-        seed=7,
-        group_key="bench",
-        number=1,
-    )
-    services.table_start(table=table)
+
+    def started(*, seed: int, number: int) -> Any:
+        """A Chasse table of three pupils and a robot, dealt and playing."""
+        seats = [
+            services.SeatSpec(player_key=f"pupil:{number}:{i}", display_name=name)
+            for i, name in enumerate(("Adam", "Ambre", "Zoé"))
+        ]
+        created = services.table_create(
+            game="chasse",
+            seats=[*seats, services.bot_seat(level="medium", number=1)],
+            options={"announce": "shown", "tokens": 5, "target": 200},
+            seed=seed,
+            group_key="bench",
+            number=number,
+        )
+        services.table_start(table=created)
+        return created
+
+    table = started(seed=7, number=1)
     # Everyone a robot for a few moves, so the log and the board have content.
     snap = rendering.snapshot(table.pk)
     assert snap is not None
@@ -114,15 +121,7 @@ def main() -> None:
         # kept from one change to the next is found kept. A real change brings
         # a new snapshot: a table played on, each change's screens drawn once.
         fresh: list[float] = []
-        live = services.table_create(
-            game="chasse",
-            seats=[*seats, services.bot_seat(level="medium", number=1)],
-            options={"announce": "shown", "tokens": 5, "target": 200},
-            seed=11,
-            group_key="bench",
-            number=2,
-        )
-        services.table_start(table=live)
+        live = started(seed=11, number=2)
         for _ in range(args.moves + 60):
             now = rendering.snapshot(live.pk)
             assert now is not None
@@ -131,10 +130,10 @@ def main() -> None:
             _play(now, live, services)
             now = rendering.snapshot(live.pk)
             assert now is not None
-            parts = {}
+            fresh_parts: dict[tuple[object, ...], str] = {}
             change = time.perf_counter()
             for viewer in viewers:
-                rendering.render_screen(now, viewer, announce=True, shared_parts=parts)
+                rendering.render_screen(now, viewer, announce=True, shared_parts=fresh_parts)
             fresh.append((time.perf_counter() - change) * 1000)
         timings["played"] = fresh
         t0 = time.perf_counter()
