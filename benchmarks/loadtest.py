@@ -624,9 +624,9 @@ async def run_clients(
                 expected_closes += 1
             else:
                 dropped += 1
-    # The kill's recovery (its worker's sockets reconnecting to the other one,
-    # which renders each of them a whole screen) is reported apart from steady
-    # play: the whole run's figures mix the two.
+    # Three windows: two workers before the kill, the recovery (the killed
+    # worker's sockets reconnecting to the other one, which draws each of them
+    # a whole screen), and one worker after it. The whole run's figures mix them.
     before: list[float] = []
     recovery: list[float] = []
     after: list[float] = []

@@ -16,8 +16,6 @@ workers through Redis, and nothing of a table lives in a worker's memory.
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import Any
 
 import uvicorn
@@ -67,22 +65,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         check_workers(options["workers"])
-        if options["workers"] > 1 and serving.balances_connections():
-            serving.run_workers(
-                uvicorn.Config(
-                    options["app"], host=options["host"], port=options["port"],
-                    workers=options["workers"], proxy_headers=True,
-                    log_level=options["log_level"], access_log=False,
-                    timeout_graceful_shutdown=10,
-                )
-            )
-            return
-        argv = [
-            sys.executable, "-m", "uvicorn", options["app"],
-            "--host", options["host"], "--port", str(options["port"]),
-            "--workers", str(options["workers"]), "--proxy-headers",
-            "--log-level", options["log_level"], "--no-access-log",
+        server_options: dict[str, Any] = {
+            "host": options["host"],
+            "port": options["port"],
+            "workers": options["workers"],
+            "proxy_headers": True,
+            "log_level": options["log_level"],
+            "access_log": False,
             # Seconds a worker gets to finish its requests on a restart or stop.
-            "--timeout-graceful-shutdown", "10",
-        ]
-        os.execv(sys.executable, argv)
+            "timeout_graceful_shutdown": 10,
+        }
+        if options["workers"] > 1 and serving.balances_connections():
+            serving.run_workers(uvicorn.Config(options["app"], **server_options))
+        else:
+            uvicorn.run(options["app"], **server_options)
