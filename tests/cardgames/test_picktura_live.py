@@ -146,10 +146,13 @@ async def test_a_three_seat_table_plays_to_the_end_then_the_pupils_add_up(settin
     assert drawn.get(0) or drawn.get(1)
 
     # The end: each pupil is asked, and nothing shows the scores yet.
+    # The last move may be the robot's, still on its way: wait for its screen
+    # rather than for a fixed quiet time (a slow database outlasts any guess).
     screens = []
     for tablet in tablets:
+        await tablet.wait_version(version)
         await tablet.drain(0.05)
-        screens.append(tablet.messages[-1])
+        screens.append(tablet.screen)
     for html in screens:
         assert "Combien de points as-tu ?" in html
         assert "pk-ranking" not in html

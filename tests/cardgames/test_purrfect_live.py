@@ -114,6 +114,7 @@ async def test_a_four_seat_table_plays_to_game_over_without_leaking(settings) ->
     assert status == "finished"
     await runtime.drain()
     for tablet in tablets:
+        await tablet.wait_version(version)  # the last screen may still be on its way
         await tablet.drain(0.05)
         html = tablet.messages[-1]
         assert 'data-over="1"' in "".join(tablet.messages[-3:])
