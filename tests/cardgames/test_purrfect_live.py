@@ -193,6 +193,7 @@ async def test_wrong_count_refusal_names_the_meow_not_the_number() -> None:
     _, state, version, _ = await table_state(table.pk)
     offer = state.offers[-1]
     meow = next(m["meow"] for m in engine_meows(state) if m["count"] == 2)
+    await tablets[1].wait_version(version)  # the offer's screen, before the refusal's
     await tablets[1].drain(0.1)
     await tablets[1].send(
         form_of({"type": "accept", "offer": offer.id, "cards": [state.hands[1][0]]}, version)
