@@ -357,8 +357,8 @@ def main() -> None:
             str(port),
             "--log-level",
             "warning",
-            "--ws",
-            "websockets",
+            # No --ws: uvicorn's own choice (websockets' sans-I/O protocol), as
+            # `manage.py serve` uses. The old "websockets" one is deprecated.
         ],
         cwd=ROOT,
         env=env,
