@@ -61,6 +61,7 @@ bench: install
 	$(PY) manage.py simulate picktura --games 1000 --players 4 --levels hard,easy,easy,easy --seed 1 --rotate
 	$(PY) benchmarks/bench_chasse_engine.py
 	$(PY) benchmarks/bench_render.py
+	$(PY) benchmarks/bench_bytes.py
 	$(PY) benchmarks/bench_focus.py --seeds 10
 	$(PY) benchmarks/bench_ws.py --seconds 20
 

@@ -3,12 +3,13 @@ bytes each socket receives."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 
-from cardgames import engines, rendering, screen_units
+from cardgames import engines, rendering, screen_units, services
 from cardgames.access import TableAccess
 from cardgames.consumers import TableConsumer
 from cardgames.models import GameState
@@ -216,3 +217,61 @@ def test_choosing_a_card_sends_that_card_not_the_whole_hand() -> None:
         assert len(update.encode()) < len(screen.units["cg-hand"].encode()) + len(
             screen.units["cg-panel"].encode()
         )
+
+
+def _play_any(table_id: int, rng: random.Random, step: int) -> bool:
+    """One seat that may act does what a medium robot would (any seat: in
+    Purrfect everyone trades at once). False when nobody can act."""
+    snap = rendering.snapshot(table_id)
+    assert snap is not None
+    engine, state = snap.engine, snap.state
+    movers = [seat for seat in range(len(snap.seats)) if engine.legal_actions(state, seat)]
+    if not movers:
+        return False
+    seat = rng.choice(movers)
+    legal = engine.legal_actions(state, seat)
+    action = engine.bot("medium")(engine.view(state, seat), legal, rng, engine.history(state, seat))
+    services.action_submit(
+        table=snap.table, seat=seat, action=action or legal[0], version=snap.version,
+        nonce=f"step-{step}", player_key=snap.seats[seat].player_key,
+    )
+    return True
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("purrfect", {}), ("pinocchio", {"words_language": "fr"}), ("picktura", {})],
+)
+def test_the_other_games_send_the_parts_a_move_changed_not_the_whole_screen(
+    game: str, options: dict[str, Any]
+) -> None:
+    """Purrfect, Pinocchio and Picktura are cut into parts too: while the game
+    runs, a move never sends a tablet its whole screen (Picktura's alone is 25 KB,
+    its artworks' cartels included), and a tablet that applies every update the
+    way htmx does shows exactly what a fresh screen shows."""
+    table = started_table(game=game, pupils=4, bots=0, options=options, seed=5)
+    viewers: list[int | None] = [0, 1, 2, 3, None]
+    shown = {viewer: screen_units.Shown() for viewer in viewers}
+    tablets = dict.fromkeys(viewers, "")
+    rng = random.Random(3)
+    sent = whole = moves = 0
+    for step in range(60):
+        if step and not _play_any(table.pk, rng, step):
+            break
+        snap = rendering.snapshot(table.pk)
+        assert snap is not None
+        over = bool(snap.engine.view(snap.state, None).get("over"))
+        for viewer in viewers:
+            screen = rendering.render_screen(snap, viewer, announce=True)
+            update = screen.update(shown[viewer])
+            tablets[viewer] = screen_units.apply_update(tablets[viewer], update)
+            assert _units(tablets[viewer]) == _units(screen.html), (step, viewer)
+            if step and not over:
+                assert 'id="table-main"' not in update, (step, viewer)
+                sent += len(update.encode())
+                whole += len(screen.html.encode())
+        moves += 1
+        if over:
+            break
+    assert moves > 20
+    assert sent < whole * 0.8, (sent, whole)

@@ -17,7 +17,14 @@ from cardgames.models import GameEvent, Seat, Table
 from classroom.models import LearningRecord, ScoreSumRecord
 from tests.cardgames.factories import fresh_channel_layer, seat_resolver  # noqa: F401
 from tests.cardgames.test_consumer import _tablets
-from tests.cardgames.wsclient import Tablet, nonce, notice_of, state_at, table_state
+from tests.cardgames.wsclient import (
+    MESSAGE_VERSION,
+    Tablet,
+    nonce,
+    notice_of,
+    state_at,
+    table_state,
+)
 from tests.factories import ClassSessionFactory, PupilFactory
 
 pytestmark = [
@@ -25,7 +32,6 @@ pytestmark = [
     pytest.mark.usefixtures("seat_resolver", "fresh_channel_layer"),
 ]
 
-VERSION = re.compile(r'id="table-main"[^>]*data-version="(\d+)"')
 # Every place a card id can appear in a seat's HTML.
 CARD_IDS = re.compile(r'name="cards?" value="([\d,]+)"|data-card="(\d+)"')
 
@@ -119,7 +125,7 @@ async def test_a_three_seat_table_plays_to_the_end_then_the_pupils_add_up(settin
             await tablet.drain(0.01)
         for seat, tablet in enumerate(tablets):
             for html in tablet.messages[seen[seat] :]:
-                match = VERSION.search(html)
+                match = MESSAGE_VERSION.search(html)
                 if match:  # bots move meanwhile: judge each screen at its own moment
                     check_secret(html, seat, await state_at(table.pk, int(match.group(1))))
                     checked += 1

@@ -19,7 +19,7 @@ from tests.cardgames.factories import (  # noqa: F401
     started_table,
 )
 from tests.cardgames.test_consumer import _tablets
-from tests.cardgames.wsclient import Tablet, nonce, state_at, table_state
+from tests.cardgames.wsclient import MESSAGE_VERSION, Tablet, nonce, state_at, table_state
 from tests.cardgames.wsclient import notice_of as _notice_of
 
 pytestmark = [
@@ -41,7 +41,6 @@ def hand_ids(html: str) -> set[int]:
     return {int(n) for n in HAND_CARDS.findall(html)}
 
 
-VERSION = re.compile(r'id="table-main"[^>]*data-version="(\d+)"')
 
 
 def form_of(action: dict, version: int) -> dict:
@@ -92,7 +91,7 @@ async def test_a_four_seat_table_plays_to_game_over_without_leaking(settings) ->
             await tablet.drain(0.01)
         for seat, tablet in enumerate(tablets):
             for html in tablet.messages[seen[seat] :]:
-                match = VERSION.search(html)
+                match = MESSAGE_VERSION.search(html)
                 if match:  # bots move meanwhile: judge it against its own moment
                     check_no_leak(html, seat, await state_at(table.pk, int(match.group(1))))
                     checked += 1

@@ -79,16 +79,16 @@ def _shell_json(server: Any, code: str) -> Any:
 
 
 def _wait_turn(page: Any, timeout: float = 20) -> None:
-    page.locator(".pk-seat.is-my-turn").wait_for(timeout=timeout * 1000)
+    page.locator(".pk-piles.is-my-turn").wait_for(timeout=timeout * 1000)
 
 
 def _version(page: Any) -> int:
-    return int(page.locator("#table-main").get_attribute("data-version") or 0)
+    return int(page.locator("#table-state").get_attribute("data-version") or 0)
 
 
 def _wait_after(page: Any, version: int, timeout: float = 10) -> None:
     page.wait_for_function(
-        "v => Number(document.querySelector('#table-main').dataset.version) > v",
+        "v => Number(document.querySelector('#table-state').dataset.version) > v",
         arg=version,
         timeout=timeout * 1000,
     )
@@ -265,7 +265,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
             break
         moved = False
         for tablet in (a, b):
-            if tablet.locator(".pk-seat.is-my-turn").count():
+            if tablet.locator(".pk-piles.is-my-turn").count():
                 if tablet.locator(".pk-hand-form.is-discard").count():
                     tablet.locator(".pk-hand-card").first.click()
                     version = _version(tablet)

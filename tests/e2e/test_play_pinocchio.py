@@ -186,7 +186,7 @@ def _judge(
     main = page.locator("#table-main")
     if main.locator(".pn-doubt").count() == 0:
         return False
-    version = main.get_attribute("data-version")
+    version = page.locator("#table-state").get_attribute("data-version")
     assert "Tu crois" in main.locator(".cg-myturn").inner_text()
     _shot(player, shots, "judge", taken)
     lied = previous.last_lied if previous is not None else None
@@ -198,7 +198,7 @@ def _judge(
         move, done_as = "believe", "believe"
     main.locator(f".pn-{move}").click()
     page.wait_for_function(
-        "v => document.querySelector('#table-main').dataset.version !== v",
+        "v => document.querySelector('#table-state').dataset.version !== v",
         arg=version,
         timeout=10_000,
     )
@@ -221,7 +221,7 @@ def _announce(player: Player, done: set[str], shots: Path, taken: set[str]) -> b
     main = page.locator("#table-main")
     if main.locator(".pn-grid").count() == 0:
         return False
-    version = main.get_attribute("data-version")
+    version = page.locator("#table-state").get_attribute("data-version")
     mine = main.locator(".pn-tile.is-mine")
     forced = main.locator(".pn-forced").count() > 0
     forbidden = main.locator(".pn-tile.is-forbidden")
@@ -252,7 +252,7 @@ def _announce(player: Player, done: set[str], shots: Path, taken: set[str]) -> b
     free_and_safe = "Personne ne pourra en douter" in main.inner_text()
     choice.click()
     page.wait_for_function(
-        "v => document.querySelector('#table-main').dataset.version !== v",
+        "v => document.querySelector('#table-state').dataset.version !== v",
         arg=version,
         timeout=10_000,
     )

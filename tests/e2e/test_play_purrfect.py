@@ -34,13 +34,13 @@ def _wait_render(page: Any, before: str, timeout: float = 8) -> None:
     """Wait until the table has been drawn again (its version changed)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if page.locator("#table-main").get_attribute("data-version") != before:
+        if page.locator("#table-state").get_attribute("data-version") != before:
             return
         page.wait_for_timeout(60)
 
 
 def _version(page: Any) -> str:
-    return page.locator("#table-main").get_attribute("data-version") or ""
+    return page.locator("#table-state").get_attribute("data-version") or ""
 
 
 def _notice(page: Any) -> str:
