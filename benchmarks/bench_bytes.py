@@ -20,6 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.robots import robot_move  # noqa: E402
+
 GAMES = {"chasse": {}, "purrfect": {}, "pinocchio": {"words_language": "fr"}, "picktura": {}}
 
 
@@ -64,22 +66,9 @@ def main() -> None:
             assert snap is not None
             for viewer in viewers:
                 rendering.render_screen(snap, viewer).update(shown[viewer])
-            for step in range(args.moves):
-                engine, state = snap.engine, snap.state
-                if engine.is_over(state):
+            for _step in range(args.moves):
+                if snap.engine.is_over(snap.state) or not robot_move(services, snap, rng):
                     break
-                movers = [s for s in range(len(seats)) if engine.legal_actions(state, s)]
-                if not movers:
-                    break
-                seat = rng.choice(movers)
-                legal = engine.legal_actions(state, seat)
-                action = engine.bot("medium")(
-                    engine.view(state, seat), legal, rng, engine.history(state, seat)
-                )
-                services.action_submit(
-                    table=table, seat=seat, action=action or legal[0], version=snap.version,
-                    nonce=f"bench-{step}", player_key=snap.seats[seat].player_key,
-                )
                 moves += 1
                 snap = rendering.snapshot(table.pk)
                 assert snap is not None

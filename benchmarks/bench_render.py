@@ -14,6 +14,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import random
 import statistics
 import sys
 import tempfile
@@ -24,23 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def _play(snap: object, table: object, services: object) -> None:
-    """The seat whose turn it is plays as a medium robot would."""
-    import random
-
-    engine, state = snap.engine, snap.state  # type: ignore[attr-defined]
-    current = engine.view(state, None).get("current_seat")
-    action = engine.bot("medium")(
-        engine.view(state, current),
-        engine.legal_actions(state, current),
-        random.Random(1),
-        engine.history(state, current),
-    )
-    services.action_submit(  # type: ignore[attr-defined]
-        table=table, seat=current, action=action, version=snap.version,  # type: ignore[attr-defined]
-        nonce=f"bench-{snap.version}", player_key=snap.seats[current].player_key,  # type: ignore[attr-defined]
-    )
+from benchmarks.robots import robot_move  # noqa: E402
 
 
 def main() -> None:
@@ -93,7 +78,7 @@ def main() -> None:
     for _ in range(args.moves):
         snap = rendering.snapshot(table.pk)
         assert snap is not None
-        _play(snap, table, services)
+        robot_move(services, snap, random.Random(1))
     del bots
     snap = rendering.snapshot(table.pk)
     assert snap is not None
@@ -124,7 +109,7 @@ def main() -> None:
             assert now is not None
             if now.engine.is_over(now.state):
                 break
-            _play(now, live, services)
+            robot_move(services, now, random.Random(1))
             now = rendering.snapshot(live.pk)
             assert now is not None
             fresh_parts: dict[tuple[object, ...], str] = {}
@@ -170,7 +155,7 @@ def main() -> None:
         for viewer in viewers:
             rendering.render_screen(snap, viewer).update(shown[viewer])
         current = snap.engine.view(snap.state, None).get("current_seat")
-        _play(snap, table, services)
+        robot_move(services, snap, random.Random(1))
         after = rendering.snapshot(table.pk)
         assert after is not None
         print(f"  one move by seat {current}: bytes sent to each screen")
