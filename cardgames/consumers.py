@@ -406,7 +406,9 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         return bool(access is not None and (access.is_teacher or access.steers))
 
     async def table_presence(self, event: dict[str, Any]) -> None:
-        """Presence is for the teacher's monitor; a seat's screen ignores it."""
+        """Presence is for the teacher's monitor, sent to a group of its own
+        (``services.presence_group``); one sent by an older worker during a
+        deploy is ignored here."""
 
     async def table_seats_changed(self, event: dict[str, Any]) -> None:
         result = await db_work(self._reseat)()

@@ -260,6 +260,8 @@ class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
     async def _join_groups(self, class_session: ClassSession) -> None:
         tables = await database_sync_to_async(session_tables)(class_session)
         wanted = [cardgames_services.table_group(t.pk) for t in tables]
+        # Presence goes to a group of its own: only this page shows it.
+        wanted += [cardgames_services.presence_group(t.pk) for t in tables]
         wanted += [
             services.projector_group(class_session.pk),
             services.lobby_group(class_session.pk),

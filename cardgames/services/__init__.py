@@ -22,6 +22,7 @@ from cardgames.services.notify import (
     TableAfter,
     broadcast_stamp_take,
     move_after_take,
+    presence_group,
     scheduler_register,
     table_group,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "card_choose",
     "end_answer_submit",
     "move_after_take",
+    "presence_group",
     "refusal_message",
     "scheduler_register",
     "seat_assign",

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardgames.models import Seat, SeatConnection, Table
-from cardgames.services.notify import table_notify
+from cardgames.services.notify import presence_notify, table_notify
 
 
 def _presence_ttl() -> timedelta:
@@ -52,9 +52,7 @@ def seat_connection_open(
             channel_name=channel_name, seat_id=seat_id, expires_at=expires_at
         )
     Seat.objects.filter(pk=seat_id).update(last_seen_at=now)
-    transaction.on_commit(
-        lambda: table_notify(table_id=table_id, message={"type": "table.presence", "seat": seat})
-    )
+    transaction.on_commit(lambda: presence_notify(table_id=table_id, seat=seat))
 
 
 def seat_connection_close(*, channel_name: str) -> None:
@@ -69,9 +67,7 @@ def seat_connection_close(*, channel_name: str) -> None:
     pk, seat_id, table_id, index = row
     SeatConnection.objects.filter(pk=pk).delete()
     Seat.objects.filter(pk=seat_id).update(last_seen_at=timezone.now())
-    transaction.on_commit(
-        lambda: table_notify(table_id=table_id, message={"type": "table.presence", "seat": index})
-    )
+    transaction.on_commit(lambda: presence_notify(table_id=table_id, seat=index))
 
 
 @dataclass(frozen=True)
@@ -103,7 +99,7 @@ def seat_connections_heartbeat(
 
         def tell() -> None:
             for table_id in gone:
-                table_notify(table_id=table_id, message={"type": "table.presence", "seat": None})
+                presence_notify(table_id=table_id, seat=None)
 
         transaction.on_commit(tell)
     marks = Table.objects.filter(pk__in=table_ids).values_list("pk", "status", "gamestate__version")

@@ -7,11 +7,13 @@ heartbeat any more) is forgotten once its time-to-live has passed.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from cardgames import rendering, services
@@ -89,3 +91,31 @@ async def test_a_socket_whose_worker_died_stops_counting_after_its_time_to_live(
     monkeypatch.undo()
     await lea.close()
     await tom.close()
+
+
+async def test_a_socket_opening_is_told_to_the_teachers_monitor_not_to_every_tablet() -> None:
+    """Only the monitor shows presence: the table's tablets are not sent it (a
+    reconnecting school would otherwise send each tablet a message per tablet)."""
+    table = await database_sync_to_async(started_table)(seed=9)
+    layer = get_channel_layer()
+    tablet_channel = await layer.new_channel()  # where a tablet of the table listens
+    monitor_channel = await layer.new_channel()  # where the teacher's monitor listens
+    await layer.group_add(services.table_group(table.pk), tablet_channel)
+    await layer.group_add(services.presence_group(table.pk), monitor_channel)
+    await layer.group_add(services.table_group(table.pk), monitor_channel)
+
+    lea = await _tablet(table.pk, "pupil:1")
+    told = await asyncio.wait_for(layer.receive(monitor_channel), 5)
+    assert (told["type"], told["seat"], told["table_id"]) == ("table.presence", 0, table.pk)
+    await lea.close()
+    told = await asyncio.wait_for(layer.receive(monitor_channel), 5)
+    assert (told["type"], told["seat"]) == ("table.presence", 0)
+
+    # Everything the table's group got so far reaches the tablet before this mark.
+    await layer.group_send(services.table_group(table.pk), {"type": "test.mark"})
+    seen = []
+    while (message := await asyncio.wait_for(layer.receive(tablet_channel), 5))["type"] != (
+        "test.mark"
+    ):
+        seen.append(message["type"])
+    assert "table.presence" not in seen
