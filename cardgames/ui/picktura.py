@@ -406,6 +406,9 @@ def seat_context(
         }
     asking = question is not None and answer is None
     return {
+        # The seat's forms take the move's nonce from the state line, as they take
+        # the version (seat.html): their parts then change only with the game.
+        "state_nonce": isinstance(me, int),
         "hand": [c for c in hand if c is not None],
         "visible_top": card_info(view.get("visible_top")),
         "visible_count": view.get("visible_count", 0),
@@ -634,7 +637,7 @@ def events_context(
     for index in range(len(history) - 1, -1, -1):
         line = explain(history[index], seat_names, seat)
         if line is not None:
-            lines.append({**line, "key": index, "new": index == len(history) - 1})
+            lines.append({**line, "key": index, "id": str(index), "new": index == len(history) - 1})
         if len(lines) >= LOG_LINES:
             break
     acted = seat is not None and any(
@@ -644,7 +647,10 @@ def events_context(
     new = _new_cards(history, seat) if not view.get("over") else set()
     return {
         "recent": lines[:RECENT_LINES],
+        # Each line named by its event (``id``) and the newest event as the
+        # separator's name: a move sends the log its new lines only.
         "log_lines": lines,
+        "latest_key": len(history) - 1,
         "visible_stack": [card_info({"id": c, **_card_fields(c)}) for c in stack],
         "visible_stack_data": ",".join(str(c) for c in stack),
         "new_cards": new,

@@ -508,7 +508,7 @@ def events_context(
     for index in range(len(history) - 1, -1, -1):
         line = explain(history[index], seat_names, seat, lang)
         if line is not None:
-            lines.append({**line, "key": index, "new": index == len(history) - 1})
+            lines.append({**line, "key": index, "id": str(index), "new": index == len(history) - 1})
         if len(lines) >= LOG_LINES:
             break
     last = view.get("last_announcement")
@@ -520,7 +520,10 @@ def events_context(
     over = bool(view.get("over"))
     return {
         "recent": lines[:RECENT_LINES],
+        # Each line named by its event (``id``) and the newest event as the
+        # separator's name: a move sends the log its new lines only.
         "log_lines": lines,
+        "latest_key": len(history) - 1,
         "reveal": _reveal(history, lang, seat_names, seat),
         "ranking": ranking(view, seat_names) if over else [],
         # The view names no winners: fewest noses win, ties share.

@@ -493,7 +493,7 @@ def events_context(
     for index in range(len(history) - 1, -1, -1):
         line = explain(history[index], seat_names, seat)
         if line is not None:
-            lines.append({**line, "key": index, "new": index == len(history) - 1})
+            lines.append({**line, "key": index, "id": str(index), "new": index == len(history) - 1})
         if len(lines) >= LOG_LINES:
             break
     acted = seat is not None and any(
@@ -509,7 +509,10 @@ def events_context(
     )
     return {
         "recent": lines[:RECENT_LINES],
+        # Each line named by its event (``id``) and the newest event as the
+        # separator's name: a move sends the log its new lines only.
         "log_lines": lines,
+        "latest_key": len(history) - 1,
         "arrived": arrived,
         "arrived_ids": set(arrived["cards"]) if arrived else set(),
         "arrived_from": _name(seat_names, arrived["from"]) if arrived else "",

@@ -238,6 +238,12 @@ def _play_any(table_id: int, rng: random.Random, step: int) -> bool:
     return True
 
 
+def _log_lines(html: str | None) -> set[str]:
+    """What the log's lines say, in a screen or a unit."""
+    log = screen_units.units_of(html or "").get("table-log", "")
+    return set(re.findall(r'<li[^>]*class="cg-event[^"]*"[^>]*>(.*?)</li>', log))
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [("purrfect", {}), ("pinocchio", {"words_language": "fr"}), ("picktura", {})],
@@ -248,7 +254,8 @@ def test_the_other_games_send_the_parts_a_move_changed_not_the_whole_screen(
     """Purrfect, Pinocchio and Picktura are cut into parts too: while the game
     runs, a move never sends a tablet its whole screen (Picktura's alone is 25 KB,
     its artworks' cartels included), and a tablet that applies every update the
-    way htmx does shows exactly what a fresh screen shows."""
+    way htmx does shows exactly what a fresh screen shows. The log is sent its
+    new lines only: whole only when none of its lines was on the tablet yet."""
     table = started_table(game=game, pupils=4, bots=0, options=options, seed=5)
     viewers: list[int | None] = [0, 1, 2, 3, None]
     shown = {viewer: screen_units.Shown() for viewer in viewers}
@@ -263,11 +270,15 @@ def test_the_other_games_send_the_parts_a_move_changed_not_the_whole_screen(
         over = bool(snap.engine.view(snap.state, None).get("over"))
         for viewer in viewers:
             screen = rendering.render_screen(snap, viewer, announce=True)
+            shown_log = shown[viewer].units.get("table-log")
             update = screen.update(shown[viewer])
             tablets[viewer] = screen_units.apply_update(tablets[viewer], update)
             assert _units(tablets[viewer]) == _units(screen.html), (step, viewer)
             if step and not over:
                 assert 'id="table-main"' not in update, (step, viewer)
+                if 'id="table-log"' in update:
+                    # Sent whole only when none of its lines was on the tablet.
+                    assert not _log_lines(shown_log) & _log_lines(screen.html), (step, viewer)
                 sent += len(update.encode())
                 whole += len(screen.html.encode())
         moves += 1
@@ -275,3 +286,34 @@ def test_the_other_games_send_the_parts_a_move_changed_not_the_whole_screen(
             break
     assert moves > 20
     assert sent < whole * 0.8, (sent, whole)
+
+
+def test_a_picktura_hand_is_not_sent_again_while_it_stays_the_same() -> None:
+    """Picktura's hand takes the move's version and nonce from the state line,
+    as Chasse's does: another pupil's move that leaves a hand as it was (same
+    cards, same moves allowed) does not send that hand again."""
+    table = started_table(game="picktura", pupils=4, bots=0, options={}, seed=5)
+    shown = {seat: screen_units.Shown() for seat in range(4)}
+    last: dict[int, Any] = {}
+    rng = random.Random(3)
+    same = 0
+    for step in range(40):
+        if step and not _play_any(table.pk, rng, step):
+            break
+        snap = rendering.snapshot(table.pk)
+        assert snap is not None
+        if snap.engine.is_over(snap.state):
+            break
+        for seat in range(4):
+            context = rendering.seat_context(snap, seat)
+            hand = (
+                [card["id"] for card in context["hand"]],
+                context["legal"],
+                sorted(context["new_cards"]),
+            )
+            update = rendering.render_screen(snap, seat, announce=True).update(shown[seat])
+            if step and hand == last.get(seat):
+                same += 1
+                assert 'class="pk-hand"' not in update, (step, seat)
+            last[seat] = hand
+    assert same > 20
