@@ -113,6 +113,31 @@ def events_context(
     return {}
 
 
+RECENT_LINES = 4  # the short history inside the screen
+LOG_LINES = 8  # the side column, where there is room
+
+
+def event_log(
+    history: Sequence[Mapping[str, Any]],
+    explain: Callable[[int], Mapping[str, Any] | None],
+) -> dict[str, Any]:
+    """The newest explained events first, for the screen's short history and
+    its log: ``explain(index)`` says the event at that index of ``history`` in
+    one line, or ``None`` to leave it out. Each line is named by its event
+    (``id``) and the separator after the newest by the last event
+    (``latest_key``), so a move sends the log its new lines only
+    (``screen_units.Screen.update``)."""
+    lines: list[dict[str, Any]] = []
+    newest = len(history) - 1
+    for index in range(newest, -1, -1):
+        line = explain(index)
+        if line is not None:
+            lines.append({**line, "key": index, "id": str(index), "new": index == newest})
+        if len(lines) >= LOG_LINES:
+            break
+    return {"recent": lines[:RECENT_LINES], "log_lines": lines, "latest_key": newest}
+
+
 def describe_event(
     event: Mapping[str, Any],
     seat_names: Sequence[str],

@@ -582,8 +582,6 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
 
 
 # ---------------------------------------------------------------- what happened
-RECENT_LINES = 4
-LOG_LINES = 8
 
 
 def _visible_stack(history: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[int]:
@@ -633,24 +631,13 @@ def events_context(
     """What this seat has seen happen: recent lines, the visible pile as all
     saw it (for the draw choices), the cards it just drew, and whether the
     scoring table opens by itself (before the seat's first move)."""
-    lines: list[dict[str, Any]] = []
-    for index in range(len(history) - 1, -1, -1):
-        line = explain(history[index], seat_names, seat)
-        if line is not None:
-            lines.append({**line, "key": index, "id": str(index), "new": index == len(history) - 1})
-        if len(lines) >= LOG_LINES:
-            break
     acted = seat is not None and any(
         e.get("seat") == seat and e.get("type") in ("discard", *LAYS) for e in history
     )
     stack = _visible_stack(history, view)
     new = _new_cards(history, seat) if not view.get("over") else set()
     return {
-        "recent": lines[:RECENT_LINES],
-        # Each line named by its event (``id``) and the newest event as the
-        # separator's name: a move sends the log its new lines only.
-        "log_lines": lines,
-        "latest_key": len(history) - 1,
+        **generic.event_log(history, lambda index: explain(history[index], seat_names, seat)),
         "visible_stack": [card_info({"id": c, **_card_fields(c)}) for c in stack],
         "visible_stack_data": ",".join(str(c) for c in stack),
         "new_cards": new,

@@ -434,8 +434,6 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
 
 
 # ---------------------------------------------------------------- what happened
-RECENT_LINES = 4
-LOG_LINES = 8
 
 
 def _reveal(
@@ -504,13 +502,6 @@ def events_context(
     recent lines, the last reveal, the ranking at the end, whose announcement
     is being judged, and whether "how to play" opens by itself."""
     lang = _language(view)
-    lines: list[dict[str, Any]] = []
-    for index in range(len(history) - 1, -1, -1):
-        line = explain(history[index], seat_names, seat, lang)
-        if line is not None:
-            lines.append({**line, "key": index, "id": str(index), "new": index == len(history) - 1})
-        if len(lines) >= LOG_LINES:
-            break
     last = view.get("last_announcement")
     acted = seat is not None and any(
         e.get("seat") == seat and e.get("type") in ("card_laid", "doubted", "believed")
@@ -519,11 +510,7 @@ def events_context(
     noses = [int(n or 0) for n in view.get("noses") or []]
     over = bool(view.get("over"))
     return {
-        "recent": lines[:RECENT_LINES],
-        # Each line named by its event (``id``) and the newest event as the
-        # separator's name: a move sends the log its new lines only.
-        "log_lines": lines,
-        "latest_key": len(history) - 1,
+        **generic.event_log(history, lambda index: explain(history[index], seat_names, seat, lang)),
         "reveal": _reveal(history, lang, seat_names, seat),
         "ranking": ranking(view, seat_names) if over else [],
         # The view names no winners: fewest noses win, ties share.

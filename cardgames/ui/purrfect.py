@@ -391,8 +391,6 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
 
 
 # ---------------------------------------------------------------- what happened
-RECENT_LINES = 4
-LOG_LINES = 8
 # How long (in events) the projector keeps showing the end of the last round.
 PUBLIC_SUMMARY_EVENTS = 16
 
@@ -489,13 +487,6 @@ def events_context(
     """What this seat has seen happen, explained: recent lines, the cards that
     just arrived, the last round's summary, the ranking at the end, and whether
     the "how to play" steps open by themselves (before the seat's first move)."""
-    lines: list[dict[str, Any]] = []
-    for index in range(len(history) - 1, -1, -1):
-        line = explain(history[index], seat_names, seat)
-        if line is not None:
-            lines.append({**line, "key": index, "id": str(index), "new": index == len(history) - 1})
-        if len(lines) >= LOG_LINES:
-            break
     acted = seat is not None and any(
         (e.get("seat") == seat and e.get("type") in ("offer_made", "offer_withdrawn", "claim_failed", "claim_succeeded"))
         or (e.get("type") == "trade_done" and seat in (e.get("seats") or []))
@@ -508,11 +499,7 @@ def events_context(
         and not view.get("over")
     )
     return {
-        "recent": lines[:RECENT_LINES],
-        # Each line named by its event (``id``) and the newest event as the
-        # separator's name: a move sends the log its new lines only.
-        "log_lines": lines,
-        "latest_key": len(history) - 1,
+        **generic.event_log(history, lambda index: explain(history[index], seat_names, seat)),
         "arrived": arrived,
         "arrived_ids": set(arrived["cards"]) if arrived else set(),
         "arrived_from": _name(seat_names, arrived["from"]) if arrived else "",
