@@ -94,7 +94,13 @@ def make_application() -> Any:
 
 def setup_data(tables: int, group_key: str = "bench") -> list[dict[str, Any]]:
     """Tables, seats and browser sessions, written straight to the scratch DB
-    (also the load test's school: ``benchmarks/loadtest.py``)."""
+    (also the load test's school: ``benchmarks/loadtest.py``).
+
+    The tables are a lesson's, as in a school: each table's pupils belong to
+    a class and its tables to that class's session, so every move a pupil
+    makes also writes their learning record, as it does for a teacher. (With
+    tables of no session, that part of a move was never measured: it cost
+    more than the move itself.)"""
     import django
 
     django.setup()
@@ -105,24 +111,36 @@ def setup_data(tables: int, group_key: str = "bench") -> list[dict[str, Any]]:
     from cardgames import runtime, services
 
     runtime.schedule = lambda table_id, at: None  # the server schedules bots, not us
-    staff = get_user_model().objects.create(username="bench-prof", is_staff=True)
+    from classroom.models import ClassSession, Pupil, SchoolClass
+
+    staff = get_user_model().objects.create(username=f"{group_key}-prof", is_staff=True)
+    school_class = SchoolClass.objects.create(teacher=staff, name=f"{group_key} CE1", level="CE1")
+    lesson = ClassSession.objects.create(
+        school_class=school_class, game="chasse", options={}, join_code="246813"
+    )
     client = Client()
     client.force_login(staff)
     projector_cookie = client.cookies["sessionid"].value
     out = []
     for number in range(tables):
         pupils = [
-            services.SeatSpec(
-                player_key=f"pupil:{number * 10 + i}", display_name=f"Élève {number}-{i}"
+            services.SeatSpec(player_key=pupil.player_key, display_name=pupil.display_name)
+            for pupil in (
+                Pupil.objects.create(
+                    school_class=school_class,
+                    display_name=f"Élève {number}-{i}",
+                    avatar="chat",
+                    picture_code=[i, number % 9],
+                )
+                for i in range(3)
             )
-            for i in range(3)
         ]
         table = services.table_create(
             game="chasse",
             seats=[*pupils, services.bot_seat(level="medium", number=1)],
             options={"announce": "shown", "tokens": 5, "target": 200},
             seed=number + 1,
-            group_key=group_key,
+            group_key=lesson.group_key,
             number=number + 1,
         )
         services.table_start(table=table)

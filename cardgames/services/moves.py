@@ -319,7 +319,14 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     player = seat_row.player_key
 
     def on_commit() -> None:
+        # The table's screens first: the send is handed to the event loop, so
+        # the other sockets start drawing the move while this thread writes
+        # what the receivers record (a pupil's learning record, in a lesson).
         try:
+            table_changed(
+                table_id=move.table_id, version=result.version, next_due=next_due, after=after
+            )
+        finally:
             actions_applied.send_robust(
                 sender=Table,
                 table=locked,
@@ -335,10 +342,6 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
             )
             if result.over:
                 table_finished.send_robust(sender=Table, table=locked)
-        finally:
-            table_changed(
-                table_id=move.table_id, version=result.version, next_due=next_due, after=after
-            )
 
     return result, on_commit
 

@@ -271,3 +271,58 @@ def test_a_second_delivery_of_the_same_move_writes_no_second_row() -> None:
     )
     learning.on_actions_applied(Table, **{**kwargs, "version": 3, "player_key": "pupil:999999"})
     assert LearningRecord.objects.filter(table_id=table.pk).count() == 1
+
+
+# A pupil's move in a lesson, on the worker's database thread: the move itself
+# (tests/cardgames/test_move_cost.py: MOVE_STATEMENTS, the test's savepoint
+# included), then its learning record: the session and the pupil's class in one
+# read (1), the row and the dropped summaries in one transaction (a savepoint
+# here, its release: 2; INSERT and DELETE: 2). It was 11 for the record alone
+# (a lookup before the insert, a savepoint, a second transaction).
+RECORD_STATEMENTS = 5
+
+
+@pytest.mark.django_db
+def test_a_lesson_move_and_its_learning_record_take_a_fixed_small_number_of_statements(
+    django_assert_max_num_queries: Any,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cardgames import engines, runtime
+    from cardgames.models import GameState
+    from tests.cardgames.test_move_cost import MOVE_STATEMENTS
+
+    # The test plays every seat itself, the robot's too: no robot thread.
+    monkeypatch.setattr(runtime, "schedule", lambda table_id, at: None)
+    table, _cookies, pupils = _classroom_table({"announce": "shown"})
+    engine = engines.get("chasse")
+    announced = 0
+    for _ in range(8):  # the count does not grow with the game
+        game_state = GameState.objects.get(table=table)
+        state = engine.from_json(game_state.state)
+        seat = engine.view(state, None)["current_seat"]
+        legal = engine.legal_actions(state, seat)
+        action = dict(next((a for a in legal if a.get("type") == "play"), legal[0]))
+        if action.get("type") == "play":
+            action["announce"] = 12  # right or wrong, an announcement is recorded
+        player_key = table.seats.get(index=seat).player_key
+        with (
+            django_assert_max_num_queries(MOVE_STATEMENTS + RECORD_STATEMENTS),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            cg.action_submit(
+                table=table,
+                seat=seat,
+                action=action,
+                version=game_state.version,
+                nonce=f"lesson-{game_state.version}",
+                player_key=player_key,
+            )
+        played = GameEvent.objects.filter(
+            table=table, version=game_state.version + 1, kind="card_played"
+        ).exists()
+        if seat < len(pupils) and played:
+            announced += 1
+    # Every announcement of a pupil left its row (the teacher's figures).
+    assert announced > 0
+    assert LearningRecord.objects.filter(table_id=table.pk).count() == announced
