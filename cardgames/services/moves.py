@@ -115,9 +115,10 @@ def action_submit(
     (a double tap or a replayed message), a stale ``version`` (turn-based games:
     the child acted on a screen that was out of date), then ``engine.apply``, save
     the state with a compare-and-set on the version, append the events and the
-    Move with the server-measured timings. On commit: ``actions_applied``, then
-    ``table.changed`` to every consumer of the table, then the next bot/timer is
-    scheduled. ``player_key``, when given, must still own the seat (a teacher may
+    Move with the server-measured timings. On commit: ``table.changed`` to every
+    consumer of the table and the next bot/timer scheduled, then
+    ``actions_applied`` (the learning record is written while the screens
+    draw). ``player_key``, when given, must still own the seat (a teacher may
     have given it to someone else since the page was drawn)."""
     if not isinstance(nonce, str) or not 1 <= len(nonce) <= 64:
         raise ActionRefused("malformed")
