@@ -129,14 +129,15 @@ def record_move(
         return None
     # The session and the pupil's place in its class in one read: a key of a
     # pupil deleted meanwhile, or of another class, matches nothing.
-    practice = (
+    # No ``.first()``: its ORDER BY is work for nothing on a unique key.
+    found = list(
         ClassSession.objects.filter(pk=session_id, school_class__pupils__pk=pupil_id)
-        .values_list("practice", flat=True)
-        .first()
+        .order_by()
+        .values_list("practice", flat=True)[:1]
     )
-    if practice is None:
+    if not found:
         return None
-    fields["practice"] = practice
+    fields["practice"] = found[0]
     # This runs on the worker's database thread between a pupil's move and
     # their new screen, for every move of a lesson: one short transaction
     # (the row, and dropping the session's cached summaries so the next report

@@ -622,6 +622,15 @@ def events_context(
         # Once the game is over the ranking says so; no line repeats it.
         return not (over and line["kind"] == "over")
 
+    # Each move is explained once per screen, however many of the lists below
+    # show it (its lines are gettext-heavy: a third of a seat's context).
+    explained: dict[int, list[dict[str, str]]] = {}
+
+    def explain(key: int, events: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+        if key not in explained:
+            explained[key] = explain_move(events, seat_names, seat)
+        return explained[key]
+
     mine: dict[str, Any] | None = None
     pinned: set[tuple[int, str]] = set()
     if seat is not None:
@@ -629,7 +638,7 @@ def events_context(
             if events[0].get("seat") == seat:
                 lines = [
                     line
-                    for line in explain_move(events, seat_names, seat)
+                    for line in explain(key, events)
                     if line["kind"] != "info" and shown(line)
                 ]
                 mine = {"key": key, "lines": lines, "new": key == latest_key}
@@ -639,7 +648,7 @@ def events_context(
     # in the history below it.
     recent: list[dict[str, Any]] = []
     for key, events in reversed(moves):
-        for number, line in enumerate(explain_move(events, seat_names, seat)):
+        for number, line in enumerate(explain(key, events)):
             if shown(line) and (key, line["text"]) not in pinned:
                 # ``id``: the line's name for good, so a list on screen can be
                 # sent only its new lines (``screen_units.Screen.update``).
@@ -653,7 +662,7 @@ def events_context(
         "mine": mine,
         "recent": recent[:RECENT_LINES],
         "log_lines": recent[:LOG_LINES],
-        "latest": [line for line in explain_move(moves[-1][1], seat_names, seat) if shown(line)]
+        "latest": [line for line in explain(*moves[-1]) if shown(line)]
         if moves
         else [],
         # Changes with every move, so the browser replays the gentle animation
