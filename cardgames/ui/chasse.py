@@ -178,8 +178,27 @@ def label_lines(label: str) -> list[str]:
 
 def decorate(card: Mapping[str, Any]) -> dict[str, Any]:
     """A card dict plus what the template needs to draw it (text, icon, aria)."""
-    out = dict(card)
-    out["label"] = card_label(card)
+    key = (
+        get_language(),
+        card.get("kind"),
+        card.get("a"),
+        card.get("b"),
+        card.get("value"),
+        card.get("effect"),
+    )
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        if len(_DRAWN) >= _FACES_MAX:
+            _DRAWN.clear()
+        drawn = _DRAWN[key] = _drawing(card)
+    return {**card, **drawn}
+
+
+def _drawing(card: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``decorate`` adds to a card: it depends on the card's values and
+    the language only (not on its id), so a worker works it out once per
+    language; every seat's hand and the last card of every screen reuse it."""
+    out: dict[str, Any] = {"label": card_label(card)}
     out["label_lines"] = label_lines(out["label"])
     out["icon"] = EFFECT_ICONS.get(str(card.get("effect")), "")
     kind = card.get("kind")
@@ -192,8 +211,11 @@ def decorate(card: Mapping[str, Any]) -> dict[str, Any]:
         out["aria"] = gettext("Carte somme moins %(v)s") % {"v": card.get("value")}
     else:
         out["aria"] = gettext("Carte spéciale : %(name)s") % {"name": out["label"]}
-    out["face"] = card_face(out)
+    out["face"] = card_face({**card, **out})
     return out
+
+
+_DRAWN: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
 # A card's face depends on the card and the language only, and a table screen
