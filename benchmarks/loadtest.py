@@ -481,6 +481,41 @@ def machine_speed() -> float:
     return time.perf_counter() - start
 
 
+# The machine's speed *during* play, sampled in a process of its own every few
+# seconds: the before/after figures above miss a slowdown in the middle, and on
+# shared virtual cores one run's latencies can be twice another's for nothing
+# the code did (seen: the same code's CPU per move 21.9 ms, then 30.7 ms, 40
+# minutes apart). The samples include the run's own load, so compare them
+# between runs of one configuration. About 1 % of one core.
+SPEED_SAMPLER = """
+import time
+
+def million() -> float:  # in a function, as machine_speed: local names
+    start = time.perf_counter()
+    total = 0
+    for number in range(1_000_000):
+        total += number
+    return time.perf_counter() - start
+
+while True:
+    print(round(million() * 1000, 1), flush=True)
+    time.sleep(3.0)
+"""
+
+
+def speed_sampler() -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", SPEED_SAMPLER], stdout=subprocess.PIPE, text=True
+    )
+
+
+def speed_samples(sampler: subprocess.Popen[str]) -> list[float]:
+    """The sampler's figures (ms per million additions), the sampler stopped."""
+    sampler.terminate()
+    out, _ = sampler.communicate(timeout=10)
+    return [float(line) for line in out.split() if line.strip()]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -554,6 +589,7 @@ async def run_clients(
     cpu_start = server_cpu_seconds(master)
     client_cpu_start = time.process_time()
     play_start = time.perf_counter()
+    sampler = speed_sampler()
     for t in everyone:
         t.bytes_from = play_start
     deadline = play_start + args.seconds
@@ -576,7 +612,10 @@ async def run_clients(
     ]  # type: ignore[arg-type]
     if args.kill and workers > 1:
         tasks.append(killer())
-    await asyncio.gather(*tasks)
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        during = speed_samples(sampler)  # never left running
     play_seconds = time.perf_counter() - play_start
     cpu_used = server_cpu_seconds(master) - cpu_start
     # The load client shares the machine's cores with the server, PostgreSQL
@@ -674,6 +713,7 @@ async def run_clients(
         "problems": problems,
         "load": os.getloadavg(),
         "speed": (speed_before, machine_speed()),
+        "speed_during": during,
     }
     if args.kill and workers > 1 and not kill_info.get("pid"):
         problems.append(f"kill test did not run: {kill_info.get('error', 'no worker found')}")
@@ -769,6 +809,18 @@ def report(r: dict[str, Any]) -> bool:
     print(f"== {title}: {r['tables']} tables, {r['sockets']} sockets (load avg {load})")
     before, after = r["speed"]
     print(f"  machine: 10 M additions took {before:.2f} s before the run, {after:.2f} s after")
+    during = sorted(r.get("speed_during") or [])
+    if during:
+        spread = during[-1] / during[0] if during[0] else 0.0
+        print(
+            f"  machine during play: 1 M additions took {during[0]:.0f} to {during[-1]:.0f} ms"
+            f" (median {during[len(during) // 2]:.0f}, {len(during)} samples)"
+            + (
+                f": it slowed x{spread:.1f} meanwhile, so compare these latencies with care"
+                if spread >= 1.5
+                else ""
+            )
+        )
     print(f"  echo floor   n={r['floor_n']:5d}  p50 {f50:7.1f} ms  p95 {f95:7.1f} ms  p99 {f99:7.1f} ms")
     print(f"  table move   n={r['move_n']:5d}  p50 {m50:7.1f} ms  p95 {m95:7.1f} ms  p99 {m99:7.1f} ms")
     print(f"  mover's own  n={r['move_n']:5d}  p50 {o50:7.1f} ms  p95 {o95:7.1f} ms  p99 {o99:7.1f} ms")
