@@ -2,10 +2,7 @@
 
 ``actions_applied`` is sent after the transaction that applied a move has
 committed (never for a move that was rolled back), so a receiver such as
-``classroom.learning`` never records a play that did not happen. In a server
-its receivers run as a database job of their own, after the move's thread has
-gone back to the mover's screen (``services.notify.after_reply``): they must
-not expect the move's thread, nor its transaction.
+``classroom.learning`` never records a play that did not happen.
 
 Keyword arguments sent with it:
 

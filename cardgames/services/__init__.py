@@ -21,7 +21,6 @@ from cardgames.services.moves import ActionResult, action_submit, card_choice_cl
 from cardgames.services.notify import (
     TableAfter,
     broadcast_stamp_take,
-    group_notify,
     move_after_take,
     presence_group,
     scheduler_register,
@@ -59,7 +58,6 @@ __all__ = [
     "card_choice_clear",
     "card_choose",
     "end_answer_submit",
-    "group_notify",
     "move_after_take",
     "presence_group",
     "refusal_message",

@@ -15,7 +15,7 @@ from cardgames import engines, rendering
 from cardgames.engines.base import IllegalAction
 from cardgames.models import GameState, Move, Seat, Table
 from cardgames.services.errors import ActionRefused
-from cardgames.services.notify import TableAfter, after_reply, table_changed
+from cardgames.services.notify import TableAfter, table_changed
 from cardgames.services.turns import events_record, turn_arm
 from cardgames.signals import action_refused, actions_applied, table_finished
 
@@ -117,8 +117,8 @@ def action_submit(
     the state with a compare-and-set on the version, append the events and the
     Move with the server-measured timings. On commit: ``table.changed`` to every
     consumer of the table and the next bot/timer scheduled, then
-    ``actions_applied`` (in a server, as a database job of its own: the
-    learning record is written while the screens draw). ``player_key``, when given, must still own the seat (a teacher may
+    ``actions_applied`` (the learning record is written while the screens
+    draw). ``player_key``, when given, must still own the seat (a teacher may
     have given it to someone else since the page was drawn)."""
     if not isinstance(nonce, str) or not 1 <= len(nonce) <= 64:
         raise ActionRefused("malformed")
@@ -319,34 +319,30 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     )
     player = seat_row.player_key
 
-    def receivers() -> None:
-        actions_applied.send_robust(
-            sender=Table,
-            table=locked,
-            seat=move.seat,
-            player_key=player,
-            action=move.action,
-            events=events,
-            version=result.version,
-            view_before=view_before,
-            timings={"think_ms": think_ms, "compute_ms": compute_ms},
-            timed_out=move.timed_out,
-            by_bot=move.by_bot,
-        )
-        if result.over:
-            table_finished.send_robust(sender=Table, table=locked)
-
     def on_commit() -> None:
         # The table's screens first: the send is handed to the event loop, so
-        # the other sockets start drawing the move at once. What the receivers
-        # write (a pupil's learning record, in a lesson) is a database job of
-        # its own, done while the mover's screen is drawn (``after_reply``).
+        # the other sockets start drawing the move while this thread writes
+        # what the receivers record (a pupil's learning record, in a lesson).
         try:
             table_changed(
                 table_id=move.table_id, version=result.version, next_due=next_due, after=after
             )
         finally:
-            after_reply(receivers)
+            actions_applied.send_robust(
+                sender=Table,
+                table=locked,
+                seat=move.seat,
+                player_key=player,
+                action=move.action,
+                events=events,
+                version=result.version,
+                view_before=view_before,
+                timings={"think_ms": think_ms, "compute_ms": compute_ms},
+                timed_out=move.timed_out,
+                by_bot=move.by_bot,
+            )
+            if result.over:
+                table_finished.send_robust(sender=Table, table=locked)
 
     return result, on_commit
 

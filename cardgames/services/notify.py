@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextvars
 import logging
 import secrets
 import threading
@@ -22,8 +21,6 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-
-from cardgames.dbwork import db_work
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +54,7 @@ def presence_group(table_id: int) -> str:
 SEND_RETRY_DELAYS = (0.05, 0.25, 1.0)
 
 
-async def _group_send(about: str, message: dict[str, Any], group: str) -> None:
+async def _group_send(table_id: int, message: dict[str, Any], group: str) -> None:
     layer = get_channel_layer()
     if layer is None:  # pragma: no cover - a channel layer is always configured
         return
@@ -70,16 +67,16 @@ async def _group_send(about: str, message: dict[str, Any], group: str) -> None:
         except Exception as exc:
             if attempt == len(SEND_RETRY_DELAYS):
                 logger.error(
-                    "%s: %s lost after %s tries (%r); its sockets resync on their"
+                    "table %s: %s lost after %s tries (%r); its sockets resync on their"
                     " next heartbeat",
-                    about,
+                    table_id,
                     message.get("type"),
                     attempt + 1,
                     exc,
                 )
             else:
                 logger.warning(
-                    "%s: %s send failed (%r), trying again", about, message.get("type"), exc
+                    "table %s: %s send failed (%r), trying again", table_id, message.get("type"), exc
                 )
 
 
@@ -96,72 +93,31 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return None  # called from async code itself: not a sync thread
 
 
-def group_notify(*, group: str, message: dict[str, Any], about: str) -> None:
-    """Send ``message`` to ``group`` from synchronous code (services run in a
-    thread); ``about`` names what it concerns in the log ("table 12").
+def table_notify(*, table_id: int, message: dict[str, Any], group: str | None = None) -> None:
+    """Send to the table's group (or ``group``) from synchronous code (services
+    run in a thread).
 
     In a server the send is handed to the event loop and not waited for: the
     database thread goes on with its next job (the mover's own screen first)
-    while the loop fans the change out. (Waiting, as ``async_to_sync`` does,
-    kept the database thread idle until the busy loop got round to the send:
-    under ``make loadtest`` the teacher's "needs help" push after each lesson
-    move was a sixth of that thread's samples.) Elsewhere (a management
-    command, a test) it is sent before returning. Either way a failure is
-    retried, then logged as lost; it never undoes the committed change."""
+    while the loop fans the change out. Elsewhere (a management command, a
+    test) it is sent before returning. Either way a failure is retried, then
+    logged as lost; it never undoes the committed change."""
+    # The stamp names this broadcast: the sockets of the table in one process
+    # share a single read of the table for it (see live_screens.shared_snapshot).
+    message = {**message, "table_id": table_id, "stamp": message.get("stamp") or secrets.token_hex(8)}
+    if message.get("type") == "table.changed":
+        _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]
+    group = group or table_group(table_id)
     loop = _server_loop()
     if loop is not None:
-        future = asyncio.run_coroutine_threadsafe(_group_send(about, message, group), loop)
+        future = asyncio.run_coroutine_threadsafe(_group_send(table_id, message, group), loop)
         _pending.add(future)
         future.add_done_callback(_pending.discard)
         return
     try:
-        async_to_sync(_group_send)(about, message, group)
+        async_to_sync(_group_send)(table_id, message, group)
     except Exception:  # pragma: no cover - _group_send logs its own failures
-        logger.exception("%s: %s not sent", about, message.get("type"))
-
-
-def table_notify(*, table_id: int, message: dict[str, Any], group: str | None = None) -> None:
-    """Send to the table's group (or ``group``) from synchronous code, without
-    waiting (``group_notify``), stamped so the sockets of one process share a
-    single read of the table for it (``live_screens.shared_snapshot``)."""
-    message = {**message, "table_id": table_id, "stamp": message.get("stamp") or secrets.token_hex(8)}
-    if message.get("type") == "table.changed":
-        _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]
-    group_notify(group=group or table_group(table_id), message=message, about=f"table {table_id}")
-
-
-# Work handed to the database threads after a move, not finished yet.
-_after_reply: set[asyncio.Task[None]] = set()
-
-
-def _after_reply_done(task: asyncio.Task[None]) -> None:
-    _after_reply.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        logger.error("work after a move failed", exc_info=task.exception())
-
-
-def after_reply(work: Callable[[], None]) -> None:
-    """Run ``work`` (database work a committed move causes: its receivers, such
-    as the learning record) as a job of its own on the database threads, not in
-    the thread that made the move, when in a server; at once elsewhere.
-
-    The move's thread then returns to the pupil's socket, whose new screen is
-    drawn while ``work`` runs, instead of after it: on a lesson's move that was
-    the record's two statements and the monitor's push before the child saw
-    anything. ``work`` must not need the move's transaction (it has committed)."""
-    loop = _server_loop()
-    if loop is None:
-        work()
-        return
-
-    def start() -> None:
-        task = loop.create_task(db_work(work)())
-        _after_reply.add(task)
-        task.add_done_callback(_after_reply_done)
-
-    # A context of its own: this thread's marks Channels' database thread as
-    # in use, and a job started under it would be refused as a deadlock.
-    loop.call_soon_threadsafe(start, context=contextvars.Context())
+        logger.exception("table %s: %s not sent", table_id, message.get("type"))
 
 
 def presence_notify(*, table_id: int, seat: int | None) -> None:

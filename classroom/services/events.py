@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
-
-from cardgames.services import group_notify
 
 
 def projector_group(session_id: int) -> str:
@@ -25,9 +25,14 @@ def monitor_group(session_id: int) -> str:
 
 
 def notify_on_commit(group: str, message: dict[str, Any]) -> None:
-    """Tell every live page of ``group`` that something changed, after commit;
-    in a server the database thread does not wait for the send (``group_notify``)."""
-    transaction.on_commit(lambda: group_notify(group=group, message=message, about=group))
+    """Tell every live page of ``group`` that something changed, after commit."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, message)
+
+    transaction.on_commit(send)
 
 
 def session_changed(*, class_session_id: int) -> None:
