@@ -176,6 +176,14 @@ def label_lines(label: str) -> list[str]:
     return lines or [label]
 
 
+# What a card's drawing adds to it (text, icon, aria, its SVG face) depends on
+# its values and the language only, not on its id, and a table screen draws up
+# to eight cards per render: each is worked out once per worker and language
+# (the face's template include alone was a sixth of a seat's render time).
+_DRAWN: dict[tuple[Any, ...], dict[str, Any]] = {}
+_DRAWN_MAX = 4096
+
+
 def decorate(card: Mapping[str, Any]) -> dict[str, Any]:
     """A card dict plus what the template needs to draw it (text, icon, aria)."""
     key = (
@@ -188,16 +196,14 @@ def decorate(card: Mapping[str, Any]) -> dict[str, Any]:
     )
     drawn = _DRAWN.get(key)
     if drawn is None:
-        if len(_DRAWN) >= _FACES_MAX:
+        if len(_DRAWN) >= _DRAWN_MAX:
             _DRAWN.clear()
         drawn = _DRAWN[key] = _drawing(card)
     return {**card, **drawn}
 
 
 def _drawing(card: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``decorate`` adds to a card: it depends on the card's values and
-    the language only (not on its id), so a worker works it out once per
-    language; every seat's hand and the last card of every screen reuse it."""
+    """What ``decorate`` adds to a card."""
     out: dict[str, Any] = {"label": card_label(card)}
     out["label_lines"] = label_lines(out["label"])
     out["icon"] = EFFECT_ICONS.get(str(card.get("effect")), "")
@@ -215,35 +221,9 @@ def _drawing(card: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-_DRAWN: dict[tuple[Any, ...], dict[str, Any]] = {}
-
-
-# A card's face depends on the card and the language only, and a table screen
-# draws up to eight of them per render: each face is drawn once per language
-# (the template include was a sixth of a seat's render time).
-_FACES: dict[tuple[Any, ...], str] = {}
-_FACES_MAX = 4096
-
-
 def card_face(card: Mapping[str, Any]) -> str:
     """The card's picture (an SVG drawn by ``chasse/_card.html``), safe HTML."""
-    key = (
-        get_language(),
-        card.get("kind"),
-        card.get("a"),
-        card.get("b"),
-        card.get("value"),
-        card.get("effect"),
-        card.get("label"),
-    )
-    face = _FACES.get(key)
-    if face is None:
-        if len(_FACES) >= _FACES_MAX:
-            _FACES.clear()
-        face = _FACES[key] = mark_safe(
-            render_to_string("cardgames/chasse/_card.html", {"card": card}).strip()
-        )
-    return face
+    return mark_safe(render_to_string("cardgames/chasse/_card.html", {"card": card}).strip())
 
 
 def _choice_seed(seed: int, version: int, card: int) -> int:
