@@ -13,8 +13,9 @@ Channels' one thread on SQLite, a few on PostgreSQL):
   of their own (``cardgames/live_screens.py``);
 - each socket is sent only the parts of its screen that changed
   (``screen_units.Screen.update``): a few KB per move rather than the whole page;
-- the pupil who moved gets their new screen in the reply to the move, before
-  the broadcast reaches the others.
+- the pupil who moved gets their new screen in the reply to the move, drawn
+  before the broadcast's; what the move makes others write (the learning
+  record) waits until it is sent (``services.after_reply``).
 """
 
 from __future__ import annotations
@@ -38,11 +39,12 @@ from cardgames.live_screens import (
     opening_slots,
     read_snapshot,
     render_screen,
-    share_snapshot,
+    screens_queued_drawn,
     shared_snapshot,
 )
 from cardgames.models import Table
 from cardgames.parsing import whole_number
+from cardgames.services.after_reply import Receivers
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +78,8 @@ class _Fresh:
     whole: bool = False
     # The broadcast of the move this answers: its read and renders are shared.
     stamp: str | None = None
+    # The move's receivers (the learning record), run once this screen is sent.
+    later: tuple[Receivers, ...] = ()
 
 
 class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketConsumer):
@@ -244,9 +248,12 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         if isinstance(answer, _Fresh):
             if answer.whole:
                 self.shown = screen_units.Shown()  # the tablet asked for everything
-            if answer.stamp is not None and answer.snap is not None:
-                share_snapshot(self.table_id, answer.stamp, answer.snap)
             await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp, own=True)
+            if answer.later:
+                # The other screens of the move queued meanwhile are drawn
+                # first; the record then does not share the GIL with them.
+                await screens_queued_drawn()
+                await db_work(services.receivers_run)(receivers=answer.later)
         elif answer:
             await self._notice(answer)
 
@@ -344,14 +351,16 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         except IllegalAction as exc:
             raise services.ActionRefused(exc.code, game=table.game) from exc
         try:
-            result = services.action_submit(
-                table=table,
-                seat=seat,
-                action=action,
-                version=version,
-                nonce=nonce,
-                player_key=self.player_key,
-            )
+            # The move's receivers wait for the mover's screen (``receive``).
+            with services.receivers_after_reply() as later:
+                result = services.action_submit(
+                    table=table,
+                    seat=seat,
+                    action=action,
+                    version=version,
+                    nonce=nonce,
+                    player_key=self.player_key,
+                )
         except services.ActionRefused as refused:
             if refused.code in RERENDER_CODES:
                 return self._refusal(refused)
@@ -359,9 +368,12 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             return rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
         stamp = services.broadcast_stamp_take(table_id=self.table_id)
         # The mover's new screen is drawn from the table as the move committed
-        # it (no second read); the broadcast's sockets here share it by stamp.
-        services.move_after_take(stamp=stamp)
-        return _Fresh(rendering.snapshot_of(result.after), stamp=stamp)
+        # it (no second read): the very snapshot the broadcast's sockets here
+        # draw from, so their screens share its parts.
+        snap = services.move_after(stamp=stamp)
+        if snap is None or snap.version != result.version:
+            snap = rendering.snapshot_of(result.after)
+        return _Fresh(snap, stamp=stamp, later=tuple(later))
 
     def _refusal(
         self, refused: services.ActionRefused, snap: rendering.Snapshot | None = None

@@ -4,7 +4,7 @@ threads, for every table socket of a worker (``consumers.TableConsumer``):
 - the read of a table after a change runs on two reader threads
   (``read_snapshot``), once per change per worker (``shared_snapshot``), shared
   by all its sockets of that table (none at all when the move was made in this
-  worker: ``share_snapshot`` / ``services.move_after_take``);
+  worker: ``services.move_after``);
 - rendering runs on a render thread of its own, once per change per seat and
   worker (``render_screen``): the projector and the teacher's screens share the
   public one, and every screen of a change shares the parts common to all;
@@ -69,34 +69,18 @@ _SHARED_SNAPSHOTS_MAX = 256
 async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | None:
     if not isinstance(stamp, str) or not stamp:
         return await read_snapshot(table_id)
+    after = services.move_after(stamp=stamp)
+    if after is not None:
+        # The move was made in this process: its committed table is at hand.
+        return after  # type: ignore[no-any-return]
     key = (table_id, stamp)
     future = _SHARED_SNAPSHOTS.get(key)
     if future is None or future.get_loop() is not asyncio.get_running_loop():
-        after = services.move_after_take(stamp=stamp)
-        if after is not None:
-            # The move was made in this process: its committed table is at hand.
-            snap = rendering.snapshot_of(after)
-            share_snapshot(table_id, stamp, snap)
-            return snap
         future = asyncio.ensure_future(read_snapshot(table_id))
         _SHARED_SNAPSHOTS[key] = future
         while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
             _SHARED_SNAPSHOTS.popitem(last=False)
     return await asyncio.shield(future)
-
-
-def share_snapshot(table_id: int, stamp: str, snap: rendering.Snapshot) -> None:
-    """The mover's socket read the table right after its move: the broadcast of
-    that move (same stamp) uses this read instead of making another."""
-    key = (table_id, stamp)
-    if key not in _SHARED_SNAPSHOTS:
-        future: asyncio.Future[rendering.Snapshot | None] = (
-            asyncio.get_running_loop().create_future()
-        )
-        future.set_result(snap)
-        _SHARED_SNAPSHOTS[key] = future
-        while len(_SHARED_SNAPSHOTS) > _SHARED_SNAPSHOTS_MAX:
-            _SHARED_SNAPSHOTS.popitem(last=False)
 
 
 # Rendering runs on one thread of its own: not on the database thread (a table's
@@ -229,6 +213,16 @@ async def render_screen(
         translation.get_language() or settings.LANGUAGE_CODE,
     )
     return await asyncio.wrap_future(future)
+
+
+async def screens_queued_drawn() -> None:
+    """Wait until the render thread has drawn every screen queued so far (a
+    move's broadcast), so that work which can wait starts after them."""
+    await asyncio.wrap_future(_RENDERER.submit(_RENDERER.BROADCAST, _nothing))
+
+
+def _nothing() -> None:
+    return None
 
 
 # Sockets of one worker that open (read their table, draw their whole screen)

@@ -6,6 +6,7 @@
 - :mod:`.turns`: who a table waits for (one planner for timers and bots);
 - :mod:`.presence`: connected sockets, and closing them;
 - :mod:`.notify`: channel-layer messages and the scheduler hook;
+- :mod:`.after_reply`: a move's receivers run after the mover's own screen;
 - :mod:`.errors`: ``ActionRefused`` and its wording;
 - :mod:`.answers`: a player's answer to the game's end-of-game question.
 
@@ -14,6 +15,7 @@ table's state take its lock first and say so. No module here names a game:
 per-game wording lives in ``cardgames/ui/<game>.py``.
 """
 
+from cardgames.services.after_reply import receivers_after_reply, receivers_run
 from cardgames.services.answers import end_answer_submit
 from cardgames.services.bots import MAX_BOT_MOVES_PER_CALL, bot_turns, table_next_due
 from cardgames.services.errors import ActionRefused, refusal_message
@@ -21,7 +23,7 @@ from cardgames.services.moves import ActionResult, action_submit, card_choice_cl
 from cardgames.services.notify import (
     TableAfter,
     broadcast_stamp_take,
-    move_after_take,
+    move_after,
     presence_group,
     scheduler_register,
     table_group,
@@ -58,8 +60,10 @@ __all__ = [
     "card_choice_clear",
     "card_choose",
     "end_answer_submit",
-    "move_after_take",
+    "move_after",
     "presence_group",
+    "receivers_after_reply",
+    "receivers_run",
     "refusal_message",
     "scheduler_register",
     "seat_assign",

@@ -14,6 +14,7 @@ from django.utils import timezone
 from cardgames import engines, rendering
 from cardgames.engines.base import IllegalAction
 from cardgames.models import GameState, Move, Seat, Table
+from cardgames.services.after_reply import receivers_dispatch
 from cardgames.services.errors import ActionRefused
 from cardgames.services.notify import TableAfter, table_changed
 from cardgames.services.turns import events_record, turn_arm
@@ -37,7 +38,7 @@ class ActionResult:
     by_bot: bool
     over: bool
     # The table as the move committed it: the screens of this change are drawn
-    # from it instead of reading the table again (see ``notify.move_after_take``).
+    # from it instead of reading the table again (see ``notify.move_after``).
     after: TableAfter
 
 
@@ -117,8 +118,8 @@ def action_submit(
     the state with a compare-and-set on the version, append the events and the
     Move with the server-measured timings. On commit: ``table.changed`` to every
     consumer of the table and the next bot/timer scheduled, then
-    ``actions_applied`` (the learning record is written while the screens
-    draw). ``player_key``, when given, must still own the seat (a teacher may
+    ``actions_applied`` (the learning record), at once or, inside
+    ``receivers_after_reply``, by the caller after its reply. ``player_key``, when given, must still own the seat (a teacher may
     have given it to someone else since the page was drawn)."""
     if not isinstance(nonce, str) or not 1 <= len(nonce) <= 64:
         raise ActionRefused("malformed")
@@ -319,30 +320,37 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     )
     player = seat_row.player_key
 
+    def receivers() -> None:
+        actions_applied.send_robust(
+            sender=Table,
+            table=locked,
+            seat=move.seat,
+            player_key=player,
+            action=move.action,
+            events=events,
+            version=result.version,
+            view_before=view_before,
+            timings={"think_ms": think_ms, "compute_ms": compute_ms},
+            timed_out=move.timed_out,
+            by_bot=move.by_bot,
+        )
+        if result.over:
+            table_finished.send_robust(sender=Table, table=locked)
+
     def on_commit() -> None:
-        # The table's screens first: the send is handed to the event loop, so
-        # the other sockets start drawing the move while this thread writes
-        # what the receivers record (a pupil's learning record, in a lesson).
+        # The table's screens first: the send is handed to the event loop and
+        # the sockets start drawing the move. The receivers (a pupil's learning
+        # record, in a lesson) run now, or after the mover's own screen is sent
+        # when the mover's socket asked for that (``after_reply``).
         try:
             table_changed(
-                table_id=move.table_id, version=result.version, next_due=next_due, after=after
+                table_id=move.table_id,
+                version=result.version,
+                next_due=next_due,
+                after=rendering.snapshot_of(after),
             )
         finally:
-            actions_applied.send_robust(
-                sender=Table,
-                table=locked,
-                seat=move.seat,
-                player_key=player,
-                action=move.action,
-                events=events,
-                version=result.version,
-                view_before=view_before,
-                timings={"think_ms": think_ms, "compute_ms": compute_ms},
-                timed_out=move.timed_out,
-                by_bot=move.by_bot,
-            )
-            if result.over:
-                table_finished.send_robust(sender=Table, table=locked)
+            receivers_dispatch(receivers)
 
     return result, on_commit
 

@@ -1,0 +1,68 @@
+"""A move's receivers after the mover's own screen.
+
+``action_submit`` sends ``actions_applied`` (and ``table_finished``) on commit.
+In a lesson that writes the pupil's learning record: a read and a short
+transaction on the worker's database thread. Run there and then, the pupil
+who moved saw their new screen last of the whole table: their socket's reply
+waited for the record while the other screens, drawn from the broadcast, went
+out first (traced on one table: others' screens sent 15 ms after the message,
+the mover's 21 ms after, 10 ms of it the record sharing the GIL with the
+other screens' renders).
+
+A caller that answers a socket (``TableConsumer``) opens
+:func:`receivers_after_reply` around the move: the receivers of the moves that
+this thread commits inside it are queued instead of run, and the caller runs
+them with :func:`receivers_run` once the mover's screen is sent. The caller
+awaits them in the same handler, before the socket's next message, so nothing
+is left running detached (no task to cancel at a worker's or a test's end)
+and a socket's moves are still recorded in their order. Everyone else (bots,
+timers, management commands, tests calling ``action_submit``) runs them on
+commit, as before.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+logger = logging.getLogger(__name__)
+
+Receivers = Callable[[], None]
+
+_local = threading.local()
+
+
+@contextmanager
+def receivers_after_reply() -> Iterator[list[Receivers]]:
+    """Queue, in the list yielded, the receivers of the moves this thread
+    commits inside the block; the caller must run them (``receivers_run``)."""
+    queued: list[Receivers] = []
+    outer = getattr(_local, "queued", None)
+    _local.queued = queued
+    try:
+        yield queued
+    finally:
+        _local.queued = outer
+
+
+def receivers_dispatch(receivers: Receivers) -> None:
+    """Called on commit: run ``receivers`` now, or queue them for the caller
+    that asked to run them after its reply."""
+    queued: list[Receivers] | None = getattr(_local, "queued", None)
+    if queued is None:
+        receivers()
+    else:
+        queued.append(receivers)
+
+
+def receivers_run(*, receivers: Sequence[Receivers]) -> None:
+    """Run queued receivers, in order. The move is committed and shown: a
+    failure is logged, never raised to the socket (the signals' own
+    ``send_robust`` already keeps one receiver's error from the others)."""
+    for run in receivers:
+        try:
+            run()
+        except Exception:
+            logger.exception("a move's receivers failed after the reply")
