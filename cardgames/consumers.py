@@ -248,12 +248,15 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         if isinstance(answer, _Fresh):
             if answer.whole:
                 self.shown = screen_units.Shown()  # the tablet asked for everything
-            await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp, own=True)
-            if answer.later:
-                # The other screens of the move queued meanwhile are drawn
-                # first; the record then does not share the GIL with them.
-                await screens_queued_drawn()
-                await db_work(services.receivers_run)(receivers=answer.later)
+            try:
+                await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp, own=True)
+            finally:
+                if answer.later:
+                    # The move's receivers, after the mover's screen and the
+                    # other screens queued meanwhile: the record then does not
+                    # share the GIL with them. Run even if the screen failed.
+                    await screens_queued_drawn()
+                    await db_work(services.receivers_run)(receivers=answer.later)
         elif answer:
             await self._notice(answer)
 

@@ -3,8 +3,10 @@ pupil who moved sees their screen before the broadcast's screens are drawn."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
+from cardgames import live_screens
 from cardgames.live_screens import _RenderThread
 
 
@@ -43,3 +45,28 @@ def test_a_failed_render_reaches_its_socket_and_the_thread_goes_on() -> None:
     failed = renderer.submit(renderer.OWN, broken)
     assert isinstance(failed.exception(5), ValueError)
     assert renderer.submit(renderer.OWN, lambda: "next").result(5) == "next"
+
+
+async def test_work_that_can_wait_starts_after_the_screens_already_queued() -> None:
+    """A move's learning record waits for the broadcast's screens queued before
+    it (``screens_queued_drawn``), so it does not hold them back."""
+    busy = threading.Event()
+    release = threading.Event()
+    drawn: list[str] = []
+
+    def draw(name: str) -> None:
+        if name == "slow":
+            busy.set()
+            release.wait(5)
+        drawn.append(name)
+
+    renderer = live_screens._RENDERER
+    renderer.submit(renderer.BROADCAST, draw, "slow")
+    assert busy.wait(5)
+    renderer.submit(renderer.BROADCAST, draw, "seat 1")
+    waiting = asyncio.ensure_future(live_screens.screens_queued_drawn())
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    release.set()
+    await asyncio.wait_for(waiting, 5)
+    assert drawn == ["slow", "seat 1"]
