@@ -373,10 +373,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         # The mover's new screen is drawn from the table as the move committed
         # it (no second read): the very snapshot the broadcast's sockets here
         # draw from, so their screens share its parts.
-        snap = services.move_after(stamp=stamp)
-        if snap is None or snap.version != result.version:
-            snap = rendering.snapshot_of(result.after)
-        return _Fresh(snap, stamp=stamp, later=tuple(later))
+        return _Fresh(result.snapshot, stamp=stamp, later=tuple(later))
 
     def _refusal(
         self, refused: services.ActionRefused, snap: rendering.Snapshot | None = None

@@ -72,7 +72,7 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
     after = services.move_after(stamp=stamp)
     if after is not None:
         # The move was made in this process: its committed table is at hand.
-        return after  # type: ignore[no-any-return]
+        return after
     key = (table_id, stamp)
     future = _SHARED_SNAPSHOTS.get(key)
     if future is None or future.get_loop() is not asyncio.get_running_loop():

@@ -38,8 +38,11 @@ class ActionResult:
     by_bot: bool
     over: bool
     # The table as the move committed it: the screens of this change are drawn
-    # from it instead of reading the table again (see ``notify.move_after``).
+    # from it instead of reading the table again...
     after: TableAfter
+    # ...as this one snapshot, which the broadcast's sockets of this process
+    # get too (``notify.move_after``), so all the change's screens share parts.
+    snapshot: Snapshot
 
 
 def _is_int(value: object) -> bool:
@@ -119,8 +122,9 @@ def action_submit(
     Move with the server-measured timings. On commit: ``table.changed`` to every
     consumer of the table and the next bot/timer scheduled, then
     ``actions_applied`` (the learning record), at once or, inside
-    ``receivers_after_reply``, by the caller after its reply. ``player_key``, when given, must still own the seat (a teacher may
-    have given it to someone else since the page was drawn)."""
+    ``receivers_after_reply``, by the caller after its reply. ``player_key``,
+    when given, must still own the seat (a teacher may have given it to
+    someone else since the page was drawn)."""
     if not isinstance(nonce, str) or not 1 <= len(nonce) <= 64:
         raise ActionRefused("malformed")
     if version is not None and not _is_int(version):
@@ -308,6 +312,7 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     )
     result = ActionResult(
         after=after,
+        snapshot=rendering.snapshot_of(after),
         table_id=move.table_id,
         seat=move.seat,
         version=game_state.version + 1,
@@ -347,7 +352,7 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
                 table_id=move.table_id,
                 version=result.version,
                 next_due=next_due,
-                after=rendering.snapshot_of(after),
+                after=result.snapshot,
             )
         finally:
             receivers_dispatch(receivers)

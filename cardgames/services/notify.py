@@ -17,10 +17,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+
+if TYPE_CHECKING:
+    from cardgames.rendering import Snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -171,12 +174,12 @@ class TableAfter:
 # The committed tables of recent broadcasts, by stamp, for the sockets of this
 # process (any thread writes, the event loop reads). Bounded: a table with no
 # socket here never reads its entry, which simply ages out.
-_AFTER: OrderedDict[str, Any] = OrderedDict()
+_AFTER: OrderedDict[str, Snapshot] = OrderedDict()
 _AFTER_MAX = 256
 _after_lock = threading.Lock()
 
 
-def move_after(*, stamp: object) -> Any | None:
+def move_after(*, stamp: object) -> Snapshot | None:
     """The table as the move behind this broadcast committed it (the snapshot
     ``table_changed`` was given), when that move was made in this process;
     ``None`` otherwise: read the database. Every caller gets the same object:
@@ -192,7 +195,7 @@ def move_after(*, stamp: object) -> Any | None:
 
 
 def table_changed(
-    *, table_id: int, version: int, next_due: datetime | None, after: Any = None
+    *, table_id: int, version: int, next_due: datetime | None, after: Snapshot | None = None
 ) -> None:
     """After a commit: every screen of the table redraws, and the next due move
     is scheduled. ``after``: the committed table's snapshot, so this process's

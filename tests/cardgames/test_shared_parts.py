@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 from django.utils import translation
@@ -77,10 +78,10 @@ def test_every_screen_is_the_same_drawn_alone_or_with_the_common_parts(
     [("chasse", {"announce": "typed"}), ("purrfect", {}), ("pinocchio", {}), ("picktura", {})],
 )
 def test_the_screens_drawn_from_a_committed_move_equal_those_of_a_fresh_read(
-    game: str, options: dict[str, object]
+    game: str, options: dict[str, object], django_capture_on_commit_callbacks: Any
 ) -> None:
     """After a move, this process draws its screens from the table as the move
-    committed it (``result.after``) instead of reading it again: every viewer
+    committed it (``result.snapshot``) instead of reading it again: every viewer
     must see exactly what a fresh read would show."""
     table = started_table(game=game, pupils=3, bots=1, options=options, seed=5)
     rng = random.Random(5)
@@ -97,15 +98,20 @@ def test_the_screens_drawn_from_a_committed_move_equal_those_of_a_fresh_read(
         )
         if action is None:
             continue
-        result = services.action_submit(
-            table=table,
-            seat=seat,
-            action=action,
-            version=snap.version,
-            nonce=f"after-{step}",
-            player_key=snap.seats[seat].player_key,
-        )
-        drawn = rendering.snapshot_of(result.after)
+        with django_capture_on_commit_callbacks(execute=True):
+            result = services.action_submit(
+                table=table,
+                seat=seat,
+                action=action,
+                version=snap.version,
+                nonce=f"after-{step}",
+                player_key=snap.seats[seat].player_key,
+            )
+        drawn = result.snapshot
+        # The broadcast's sockets of this process get that very snapshot, so
+        # the mover's screen and theirs share the parts they have in common.
+        stamp = services.broadcast_stamp_take(table_id=table.pk)
+        assert services.move_after(stamp=stamp) is drawn
         read = rendering.snapshot(table.pk)
         assert read is not None and drawn.version == read.version
         for viewer in (0, 1, 2, 3, None):
