@@ -39,6 +39,7 @@ from cardgames.live_screens import (
     opening_slots,
     read_snapshot,
     render_screen,
+    screens_in_flight_drawn,
     screens_queued_drawn,
     shared_snapshot,
 )
@@ -232,6 +233,9 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = self._decode(text_data, bytes_data)
+            # Other tables' screens already being drawn go out before this
+            # message is worked on (``screens_in_flight_drawn`` says why).
+            await screens_in_flight_drawn()
             answer = await db_work(self._handle_checked)(data)
         except AccessLost:
             await self._push(

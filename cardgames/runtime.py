@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from cardgames import services
 from cardgames.dbwork import db_work
+from cardgames.live_screens import screens_in_flight_drawn
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +70,8 @@ class _LoopScheduler:
     async def _run(self, table_id: int) -> None:
         next_due: datetime | None = None
         try:
+            # As a pupil's move does: the screens in flight go out first.
+            await screens_in_flight_drawn()
             next_due = await db_work(services.bot_turns)(table_id=table_id)
         except Exception:
             logger.exception("bot_turns failed for table %s", table_id)

@@ -50,6 +50,9 @@ class Screen:
     status: str
     skeleton: bytes
     units: dict[str, str] = field(default_factory=dict)
+    # The units holding a line list (``data-items``): only they can be sent a
+    # line at a time, so only they are compared line by line.
+    lists: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, html: str, *, version: int, status: str) -> Screen:
@@ -69,7 +72,10 @@ class Screen:
         # #table-main's own tag carries the version: the state unit says it too.
         skeleton = _MAIN_TAG.sub("<main>", "".join(pieces))
         digest = hashlib.blake2b(skeleton.encode(), digest_size=16).digest()
-        return cls(html=html, version=version, status=status, skeleton=digest, units=units)
+        lists = frozenset(key for key, unit in units.items() if " data-items" in unit)
+        return cls(
+            html=html, version=version, status=status, skeleton=digest, units=units, lists=lists
+        )
 
     def update(self, shown: Shown) -> str:
         """What a socket showing ``shown`` must receive to show this screen
@@ -81,7 +87,7 @@ class Screen:
         for key, unit in self.units.items():
             old = shown.units.get(key)
             if old != unit:
-                lines = _list_update(old, unit) if old is not None else None
+                lines = _list_update(old, unit) if old is not None and key in self.lists else None
                 if lines is not None:
                     parts.append(lines)
                     continue

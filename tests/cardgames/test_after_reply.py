@@ -4,6 +4,7 @@ still runs, once, before that socket's next message is handled."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -87,3 +88,40 @@ def test_receivers_outside_a_reply_run_on_commit_and_inside_wait_for_the_caller(
     # A failing one is logged; the others still run, in order.
     services.receivers_run(receivers=[broken, *later])
     assert ran == ["at once", "again", "later"]
+
+
+async def test_a_move_is_applied_after_the_screens_being_drawn_and_then_shown() -> None:
+    """A pupil's move that arrives while another table's screen is being drawn
+    is worked on once that screen is out, and then shown as always."""
+    from cardgames import live_screens
+
+    table = await database_sync_to_async(started_table)(
+        pupils=2, bots=0, options={"announce": "shown"}, seed=6
+    )
+    tablet = Tablet(table.pk, await database_sync_to_async(session_cookie)("pupil:1"))
+    other = Tablet(table.pk, await database_sync_to_async(session_cookie)("pupil:2"))
+    assert await tablet.connect() and await other.connect()
+    busy = threading.Event()
+    release = threading.Event()
+
+    def other_tables_screen() -> None:
+        busy.set()
+        release.wait(10)
+
+    try:
+        engine, state, version, _ = await table_state(table.pk)
+        current = engine.view(state, None)["current_seat"]
+        mover = (tablet, other)[current]
+        live_screens._RENDERER.submit(live_screens._RENDERER.BROADCAST, other_tables_screen)
+        assert busy.wait(5)
+        await mover.send(play_form(engine.legal_actions(state, current)[0], version))
+        await asyncio.sleep(0.2)
+        assert (await table_state(table.pk))[2] == version  # not applied yet
+        release.set()
+        for each in (tablet, other):
+            await each.wait_version(version + 1, timeout=5)
+        assert (await table_state(table.pk))[2] == version + 1
+    finally:
+        release.set()
+        await tablet.close()
+        await other.close()

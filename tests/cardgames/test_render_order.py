@@ -70,3 +70,26 @@ async def test_work_that_can_wait_starts_after_the_screens_already_queued() -> N
     release.set()
     await asyncio.wait_for(waiting, 5)
     assert drawn == ["slow", "seat 1"]
+
+
+async def test_a_new_move_waits_for_the_screens_already_being_drawn() -> None:
+    """Another table's screens in flight go out before the next move is worked
+    on (they would otherwise share the GIL with it, and both tables wait)."""
+    busy = threading.Event()
+    release = threading.Event()
+
+    def other_tables_screen() -> None:
+        busy.set()
+        release.wait(5)
+
+    renderer = live_screens._RENDERER
+    await asyncio.wait_for(live_screens.screens_in_flight_drawn(), 5)  # idle: no wait
+    renderer.submit(renderer.BROADCAST, other_tables_screen)
+    assert busy.wait(5)
+    assert renderer.busy()
+    waiting = asyncio.ensure_future(live_screens.screens_in_flight_drawn())
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    release.set()
+    await asyncio.wait_for(waiting, 5)
+    assert not renderer.busy()
