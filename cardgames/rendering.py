@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,13 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cardgames import engines, ui
 from cardgames.models import GameState, Seat, SeatConnection, Table
 from cardgames.screen_units import Screen
+from cardgames.templatetags.table_lines import notice_html
 
 LOG_TAIL = 8
 
@@ -56,10 +58,16 @@ class Snapshot:
     state: Any | None
     # When the current turn started (turn timers, robots' think time).
     turn_started_at: Any = None
+    # The seats' names by language: every screen of a change asks for them.
+    _names: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def seat_names(self) -> list[str]:
-        return [shown_name(seat) for seat in self.seats]
+        language = get_language() or ""
+        names = self._names.get(language)
+        if names is None:
+            names = self._names[language] = [shown_name(seat) for seat in self.seats]
+        return names
 
 
 def snapshot(table_id: int, *, presence: bool = False) -> Snapshot | None:
@@ -206,14 +214,14 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         players=[
             {
                 "index": s.index,
-                "name": shown_name(s),
+                "name": names[number],
                 "avatar": s.avatar,
                 "avatar_url": "" if s.is_bot else avatar_url(s.avatar),
                 "is_bot": s.is_bot,
                 "is_me": s.index == seat,
                 "is_current": s.index == view.get("current_seat"),
             }
-            for s in snap.seats
+            for number, s in enumerate(snap.seats)
         ],
     )
     game_context = adapter.seat_context(
@@ -244,7 +252,13 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
 
 def how_to_play(game: str) -> list[dict[str, str]]:
     """The game's "how to play" steps, each with a picture (a static file's URL,
-    or an emoji drawn as text) and its sentence, translated now."""
+    or an emoji drawn as text) and its sentence, translated now (the same for
+    every screen of a game in one language: drawn once per worker)."""
+    return _how_to_play(game, get_language() or "")
+
+
+@lru_cache(maxsize=64)
+def _how_to_play(game: str, language: str) -> list[dict[str, str]]:
     steps = []
     for picture, text in ui.get(game).how_to_play:
         is_file = "/" in picture
@@ -289,7 +303,14 @@ def render_fragments(
     ``shared_parts``: the parts every screen of this snapshot has in common,
     drawn by the first render that needs them (``templatetags/shared.py``)."""
     context = seat_context(snap, seat, steer=steer)
-    context.update(notice=notice, oob=oob, announce=announce, shared_parts=shared_parts)
+    context.update(
+        notice=notice,
+        oob=oob,
+        announce=announce,
+        shared_parts=shared_parts,
+        # Read by every {% kept %} block of the screen: asked once here.
+        kept_language=get_language(),
+    )
     return render_to_string("cardgames/_fragments.html", context)
 
 
@@ -313,7 +334,7 @@ def render_screen(
 
 def render_notice(message: str) -> str:
     """Only the notice line: a refusal changes nothing else on the page."""
-    return render_to_string("cardgames/_notice.html", {"notice": message, "oob": True})
+    return str(notice_html(notice=message, oob=True))
 
 
 def render_closed(message: str) -> str:

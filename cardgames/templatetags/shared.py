@@ -54,7 +54,8 @@ class KeptNode(SharedNode):
     def render(self, context: Context) -> str:
         if context.get("shared_parts") is None:
             return self.nodelist.render(context)
-        key = (get_language(), *(expression.resolve(context) for expression in self.keys))
+        language = context.get("kept_language") or get_language()
+        key = (language, *(expression.resolve(context) for expression in self.keys))
         html = _KEPT.get(key)
         if html is None:
             if len(_KEPT) >= _KEPT_MAX:
