@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from cardgames import engines
+from cardgames import rendering
 from cardgames.engines.base import BOT_LEVELS, DEFAULT_BOT_LEVEL
-from cardgames.models import GameState, Seat, Table
+from cardgames.models import Seat, Table
 from cardgames.services.errors import ActionRefused
 from cardgames.services.moves import action_submit
 from cardgames.services.notify import TableAfter
@@ -49,26 +49,13 @@ class _Pending:
 def _pending_moves(table_id: int) -> _Pending | None:
     """Read a playing table and the moves due now (bots, timeouts); ``None``
     when the table is gone, not playing, or over. Shared by ``bot_turns`` and
-    ``table_next_due`` so both judge "due" from the same read."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or table.status != Table.Status.PLAYING:
+    ``table_next_due`` so both judge "due" from the same read: the screens'
+    own read of a table (two plain queries, ``rendering.snapshot``), which
+    every robot move starts with (it was three, each with an ORDER BY to build)."""
+    snap = rendering.snapshot(table_id)
+    if snap is None:
         return None
-    game_state = GameState.objects.filter(table=table).first()
-    if game_state is None:
-        return None
-    engine = engines.get(table.game)
-    state = engine.from_json(game_state.state)
-    if engine.is_over(state):
-        return None
-    seats = list(Seat.objects.filter(table=table).order_by("index"))
-    return _pending_of(
-        table=table,
-        version=game_state.version,
-        engine=engine,
-        state=state,
-        seats=seats,
-        started=game_state.turn_started_at,
-    )
+    return _pending_at(snap)
 
 
 def _pending_at(known: TableAfter | Snapshot) -> _Pending | None:

@@ -36,6 +36,10 @@ CHOOSE_STATEMENTS = 3
 # table is next due (2), its presence row (2: UPDATE, then INSERT) and the seat's
 # last seen time (1).
 OPEN_STATEMENTS = 8
+# A robot's turn, when it falls due: the table's read (2: the state with its
+# table, then the seats), the move (5, as above), clearing the robot's think
+# time (1), and the test's savepoint and its release (2).
+BOT_MOVE_STATEMENTS = 10
 
 
 def _consumer(table_id: int, seat: int, game: str) -> TableConsumer:
@@ -72,6 +76,30 @@ def test_a_move_takes_a_fixed_small_number_of_statements(
             answer = consumer._handle(form)
         # The mover's own screen comes back with the move, at the new version.
         assert answer.snap is not None and answer.snap.version == game_state.version + 1
+
+
+def test_a_robots_turn_takes_a_fixed_small_number_of_statements(
+    django_assert_max_num_queries: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from cardgames.models import Seat
+
+    table = started_table(pupils=2, bots=1, options={"announce": "shown"}, seed=5, bots_first=True)
+    before = GameState.objects.get(table=table).version
+    Seat.objects.filter(table=table, is_bot=True).update(
+        next_think_at=timezone.now() - timedelta(seconds=1)
+    )
+    with (
+        django_assert_max_num_queries(BOT_MOVE_STATEMENTS),
+        django_capture_on_commit_callbacks(execute=False),
+    ):
+        next_due = services.bot_turns(table_id=table.pk)
+    # The robot played once; the turn is now a pupil's, with no robot due.
+    assert GameState.objects.get(table=table).version == before + 1
+    assert next_due is None
 
 
 @pytest.mark.usefixtures("seat_resolver")
