@@ -233,9 +233,6 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             data = self._decode(text_data, bytes_data)
-            # Other tables' screens already being drawn go out before this
-            # message is worked on (``screens_in_flight_drawn`` says why).
-            await screens_in_flight_drawn()
             answer = await db_work(self._handle_checked)(data)
         except AccessLost:
             await self._push(
@@ -282,6 +279,9 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         """Re-check access, then handle the message. The check is one cache
         read while the session's generation is unchanged; otherwise the access
         is resolved again from the database (the session may be gone)."""
+        # Other tables' screens already queued go out before this message is
+        # worked on (``live_screens.screens_in_flight_drawn`` says why).
+        screens_in_flight_drawn()
         if not self._access_current():
             raise AccessLost
         return self._handle(data)

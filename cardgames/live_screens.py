@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import contextvars
 import itertools
 import queue
@@ -230,20 +231,26 @@ async def screens_queued_drawn() -> None:
     await asyncio.wrap_future(_RENDERER.submit(_RENDERER.BROADCAST, _nothing))
 
 
-async def screens_in_flight_drawn() -> None:
-    """Before a new move (a pupil's message, a robot's turn) is worked on: let
-    the screens already being drawn for other moves go out first. Free when the
-    render thread is idle (the usual case).
+def screens_in_flight_drawn(*, timeout: float = 1.0) -> None:
+    """Called on a database thread as a move (a pupil's message, a robot's turn)
+    starts there: let the screens already queued for other moves go out first.
+    Free when the render thread is idle (the usual case); ``timeout`` only
+    guards against a render thread that stopped.
 
-    Every thread of a worker shares one GIL. When a move reached the database
-    thread while another table's four screens were being drawn, the two shared
-    the GIL turn by turn and *both* tables waited for the sum of their work;
-    finishing the screens in flight first gives the earlier table its screens
-    at once and costs the later one nothing it would not have waited anyway.
-    Measured (``bench_ws.py``, 40 sockets, three runs each): move p95
-    33.6/22.3/23.2 -> 22.7/21.2/20.2 ms, p99 46.0/28.4/34.5 -> 27.9/25.6/26.1 ms."""
-    if _RENDERER.busy():
-        await screens_queued_drawn()
+    Every thread of a worker shares one GIL. When a move's database work ran
+    while another table's four screens were being drawn, the two took the GIL
+    turn about and *both* tables waited for the sum of their work; finishing
+    the screens queued first gives the earlier table its screens at once and
+    costs the later one nothing it would not have waited anyway. Renders never
+    wait for a database thread, so this wait cannot close a circle. Measured
+    (``bench_ws.py``, 40 sockets, three runs each, waiting as the message
+    arrived): move p95 33.6/22.3/23.2 -> 22.7/21.2/20.2 ms, p99 46.0/28.4/34.5
+    -> 27.9/25.6/26.1 ms."""
+    if not _RENDERER.busy():
+        return
+    marker = _RENDERER.submit(_RENDERER.BROADCAST, _nothing)
+    with contextlib.suppress(concurrent.futures.TimeoutError):
+        marker.result(timeout)
 
 
 def _nothing() -> None:

@@ -70,9 +70,7 @@ class _LoopScheduler:
     async def _run(self, table_id: int) -> None:
         next_due: datetime | None = None
         try:
-            # As a pupil's move does: the screens in flight go out first.
-            await screens_in_flight_drawn()
-            next_due = await db_work(services.bot_turns)(table_id=table_id)
+            next_due = await db_work(_bot_turns_after_screens)(table_id)
         except Exception:
             logger.exception("bot_turns failed for table %s", table_id)
         finally:
@@ -94,6 +92,13 @@ _schedulers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopScheduler
 )
 _main_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
+
+
+def _bot_turns_after_screens(table_id: int) -> datetime | None:
+    """A robot's turn, on a database thread: as a pupil's move does, it lets
+    the screens already queued go out first (``screens_in_flight_drawn``)."""
+    screens_in_flight_drawn()
+    return services.bot_turns(table_id=table_id)
 
 
 def _scheduler(loop: asyncio.AbstractEventLoop) -> _LoopScheduler:

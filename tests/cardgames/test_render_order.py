@@ -72,24 +72,50 @@ async def test_work_that_can_wait_starts_after_the_screens_already_queued() -> N
     assert drawn == ["slow", "seat 1"]
 
 
-async def test_a_new_move_waits_for_the_screens_already_being_drawn() -> None:
-    """Another table's screens in flight go out before the next move is worked
-    on (they would otherwise share the GIL with it, and both tables wait)."""
+def test_a_new_move_waits_for_the_screens_already_queued() -> None:
+    """On a database thread, a move starts after the screens queued before it
+    (another table's broadcast: they would otherwise share the GIL with it, and
+    both tables wait); with nothing queued it does not wait at all."""
     busy = threading.Event()
     release = threading.Event()
+    drawn: list[str] = []
 
-    def other_tables_screen() -> None:
-        busy.set()
-        release.wait(5)
+    def draw(name: str) -> None:
+        if name == "slow":
+            busy.set()
+            release.wait(5)
+        drawn.append(name)
 
     renderer = live_screens._RENDERER
-    await asyncio.wait_for(live_screens.screens_in_flight_drawn(), 5)  # idle: no wait
-    renderer.submit(renderer.BROADCAST, other_tables_screen)
+    live_screens.screens_in_flight_drawn(timeout=5)  # idle: returns at once
+    renderer.submit(renderer.BROADCAST, draw, "slow")
     assert busy.wait(5)
+    renderer.submit(renderer.BROADCAST, draw, "other table's screen")
     assert renderer.busy()
-    waiting = asyncio.ensure_future(live_screens.screens_in_flight_drawn())
-    await asyncio.sleep(0.05)
-    assert not waiting.done()
+    started = threading.Event()
+    done = threading.Event()
+
+    def move() -> None:
+        started.set()
+        live_screens.screens_in_flight_drawn(timeout=5)
+        drawn.append("move")
+        done.set()
+
+    threading.Thread(target=move).start()
+    assert started.wait(5)
+    assert not done.wait(0.05)
     release.set()
-    await asyncio.wait_for(waiting, 5)
-    assert not renderer.busy()
+    assert done.wait(5)
+    assert drawn == ["slow", "other table's screen", "move"]
+
+
+def test_a_stopped_render_thread_holds_a_move_back_only_briefly() -> None:
+    release = threading.Event()
+    renderer = live_screens._RENDERER
+    renderer.submit(renderer.BROADCAST, release.wait, 5)
+    try:
+        assert renderer.busy()
+        live_screens.screens_in_flight_drawn(timeout=0.05)  # returns, the render still stuck
+        assert renderer.busy()
+    finally:
+        release.set()
