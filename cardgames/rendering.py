@@ -25,8 +25,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from cardgames import engines, ui
-from cardgames.models import GameState, Seat, SeatConnection, Table
+from cardgames import engines, statements, ui
+from cardgames.models import Seat, SeatConnection, Table
 from cardgames.screen_units import Screen
 from cardgames.templatetags.table_lines import notice_html
 
@@ -71,23 +71,20 @@ class Snapshot:
 
 
 def snapshot(table_id: int, *, presence: bool = False) -> Snapshot | None:
-    """One read of a table: two plain queries (no model ordering to compile:
+    """One read of a table: two statements written once (``cardgames.statements``:
     this runs once per change per worker, and the ORM's query building was half
     its cost). With ``presence`` (the teacher's monitor), a third gives each seat
     ``connections``, its sockets alive now; no table screen shows presence, so
     the live path does not pay for it."""
-    game_state = (
-        GameState.objects.select_related("table").filter(table_id=table_id).order_by()[:1]
-    )
-    found = list(game_state)
-    if found:
-        table = found[0].table
+    found = statements.game_state_read(table_id)
+    if found is not None:
+        table = found.table
     else:
         tables = list(Table.objects.filter(pk=table_id).order_by()[:1])
         if not tables:
             return None
         table = tables[0]
-    seats = sorted(Seat.objects.filter(table_id=table_id).order_by(), key=lambda s: s.index)
+    seats = statements.seats_read(table_id)
     if presence:
         alive = Counter(
             SeatConnection.objects.filter(
@@ -97,14 +94,14 @@ def snapshot(table_id: int, *, presence: bool = False) -> Snapshot | None:
         for seat in seats:
             seat.connections = alive[seat.pk]  # type: ignore[attr-defined]
     engine = engines.get(table.game)
-    state = engine.from_json(found[0].state) if found else None
+    state = engine.from_json(found.state) if found is not None else None
     return Snapshot(
         table=table,
         seats=seats,
-        version=found[0].version if found else 0,
+        version=found.version if found is not None else 0,
         engine=engine,
         state=state,
-        turn_started_at=found[0].turn_started_at if found else None,
+        turn_started_at=found.turn_started_at if found is not None else None,
     )
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cardgames import engines, rendering
+from cardgames import engines, rendering, statements
 from cardgames.engines.base import IllegalAction
 from cardgames.models import GameState, Move, Seat, Table
 from cardgames.services.after_reply import receivers_dispatch
@@ -187,20 +187,14 @@ def _lock_table(table_id: int) -> tuple[Table, GameState]:
     reads the state the previous writer saved (PostgreSQL re-fetches locked rows
     only), so a simultaneous game judges a move against the current state instead
     of refusing it as stale. The version compare-and-set still guards the save."""
-    states = list(
-        GameState.objects.select_for_update(of=("self", "table"))
-        .select_related("table")
-        .filter(table_id=table_id)
-        .order_by()[:1]
-    )
-    if not states:
+    game_state = statements.game_state_read(table_id, lock=True)
+    if game_state is None:
         # No game state: a table that never started, or none at all.
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
             raise ActionRefused("finished")
         _refuse_unless_playing(table.status)
         raise ActionRefused("not_started")
-    game_state = states[0]
     table = game_state.table
     _refuse_unless_playing(table.status)
     return table, game_state
@@ -270,7 +264,7 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     engine = move.engine
     # All seats in one read: the acting seat is checked here, and the turn is
     # re-armed from the same rows below (one query instead of several).
-    seats = list(Seat.objects.select_for_update().filter(table_id=move.table_id).order_by("index"))
+    seats = statements.seats_read(move.table_id, lock=True)
     seat_row = _acting_seat(move=move, seats=seats)
     _check_fresh(move=move, current_version=game_state.version)
 
@@ -380,7 +374,7 @@ def _move_record(
         events=events,
     )
     think_ms, compute_ms = _timings(move=move, seat_row=seat_row, game_state=game_state, now=now)
-    Move.objects.create(
+    statements.move_insert(
         table_id=move.table_id,
         seat=move.seat,
         version=new_version,
@@ -400,12 +394,12 @@ def _state_save(
     """The compare-and-set: whatever the database's locking, only one writer
     turns version v into v + 1 (and numbers the move's ``events`` from
     ``next_seq``); the loser is told its screen was stale."""
-    updated = GameState.objects.filter(table_id=move.table_id, version=game_state.version).update(
+    updated = statements.game_state_save(
+        table_id=move.table_id,
+        version=game_state.version,
         state=move.engine.to_json(state),
-        version=game_state.version + 1,
         next_seq=game_state.next_seq + events,
-        turn_started_at=now,
-        updated_at=now,
+        now=now,
     )
-    if updated != 1:
+    if not updated:
         raise ActionRefused("stale")

@@ -18,7 +18,8 @@ from typing import Any
 
 from django.conf import settings
 
-from cardgames.models import GameEvent, Seat, Table
+from cardgames import statements
+from cardgames.models import Seat, Table
 
 
 @dataclass(frozen=True)
@@ -117,15 +118,4 @@ def events_record(
 ) -> None:
     """Append a change's events to the table's log (the replay and the reports
     read it). ``visible_to`` keeps each private event for its own seat."""
-    GameEvent.objects.bulk_create(
-        GameEvent(
-            table_id=table_id,
-            seq=first_seq + offset,
-            version=version,
-            seat=event.get("seat") if isinstance(event.get("seat"), int) else None,
-            kind=str(event.get("type", ""))[:32],
-            payload=event,
-            visible_to=event.get("to"),
-        )
-        for offset, event in enumerate(events)
-    )
+    statements.events_insert(table_id=table_id, version=version, first_seq=first_seq, events=events)
