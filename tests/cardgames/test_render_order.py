@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 
 from cardgames import live_screens
 from cardgames.live_screens import _RenderThread
@@ -47,9 +48,8 @@ def test_a_failed_render_reaches_its_socket_and_the_thread_goes_on() -> None:
     assert renderer.submit(renderer.OWN, lambda: "next").result(5) == "next"
 
 
-async def test_work_that_can_wait_starts_after_the_screens_already_queued() -> None:
-    """A move's learning record waits for the broadcast's screens queued before
-    it (``screens_queued_drawn``), so it does not hold them back."""
+def _slow_drawing() -> tuple[threading.Event, threading.Event, list[str], Callable[[str], None]]:
+    """A drawing job that blocks on "slow" until released, and the names drawn."""
     busy = threading.Event()
     release = threading.Event()
     drawn: list[str] = []
@@ -60,6 +60,13 @@ async def test_work_that_can_wait_starts_after_the_screens_already_queued() -> N
             release.wait(5)
         drawn.append(name)
 
+    return busy, release, drawn, draw
+
+
+async def test_work_that_can_wait_starts_after_the_screens_already_queued() -> None:
+    """A move's learning record waits for the broadcast's screens queued before
+    it (``screens_queued_drawn``), so it does not hold them back."""
+    busy, release, drawn, draw = _slow_drawing()
     renderer = live_screens._RENDERER
     renderer.submit(renderer.BROADCAST, draw, "slow")
     assert busy.wait(5)
@@ -76,16 +83,7 @@ def test_a_new_move_waits_for_the_screens_already_queued() -> None:
     """On a database thread, a move starts after the screens queued before it
     (another table's broadcast: they would otherwise share the GIL with it, and
     both tables wait); with nothing queued it does not wait at all."""
-    busy = threading.Event()
-    release = threading.Event()
-    drawn: list[str] = []
-
-    def draw(name: str) -> None:
-        if name == "slow":
-            busy.set()
-            release.wait(5)
-        drawn.append(name)
-
+    busy, release, drawn, draw = _slow_drawing()
     renderer = live_screens._RENDERER
     live_screens.screens_in_flight_drawn(timeout=5)  # idle: returns at once
     renderer.submit(renderer.BROADCAST, draw, "slow")
