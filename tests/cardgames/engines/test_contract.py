@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import contextlib
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cardgames import engines
-from cardgames.engines.base import BOT_LEVELS, IllegalAction
+from cardgames.engines.base import BOT_LEVELS, IllegalAction, play_bots
 
 ENGINE_DIR = Path(engines.__file__).resolve().parent
 
@@ -72,3 +75,59 @@ def test_every_engine_offers_three_bot_levels_and_refuses_non_dict_actions(name:
             engine.apply(state, 0, bad)  # type: ignore[arg-type]
         assert refused.value.code in {"malformed", "not_your_turn"}
     assert engine.to_json(state) == before
+
+
+@pytest.mark.parametrize("name", engines.names())
+@pytest.mark.parametrize("seed", [1, 2])
+def test_logged_events_and_loaded_dicts_never_change_as_the_game_goes_on(
+    name: str, seed: int
+) -> None:
+    """What lets ``from_json`` keep the events of the dict it loads instead of
+    copying each one (``base.adopt_log``): once an event is in the log it
+    stays as it was, and the dict a state was loaded from is not changed by
+    that state playing on. Checked at every move of bot games."""
+    engine = engines.get(name)
+    for players in (engine.min_players, engine.max_players):
+        logged, loaded = _watched_game(engine, players, seed)
+        assert logged and loaded
+        for event, text in logged:
+            assert _text(event) == text
+        for data, text in loaded:
+            assert _text(data) == text
+
+
+def _text(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+def _watched_game(
+    engine: Any, players: int, seed: int
+) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:
+    """A bot game; each event as it was logged, and after each move a dict
+    loaded into a twin state that then plays one move of its own."""
+    logged: list[tuple[Any, str]] = []
+    loaded: list[tuple[Any, str]] = []
+
+    def after_move(state: Any, seat: int, action: Any, events: list[Any]) -> None:
+        logged.extend((event, _text(event)) for event in events)
+        source = json.loads(json.dumps(engine.to_json(state)))
+        loaded.append((source, _text(source)))
+        twin = engine.from_json(source)
+        movers = [s for s in range(players) if engine.legal_actions(twin, s)]
+        if movers:
+            with contextlib.suppress(IllegalAction):
+                engine.apply(twin, movers[0], _filled(engine.legal_actions(twin, movers[0])[0]))
+
+    play_bots(engine, players, seed, list(BOT_LEVELS), max_actions=400, on_action=after_move)
+    return logged, loaded
+
+
+def _filled(action: Any) -> Any:
+    """A legal action with its number placeholders (``"int"``) filled in."""
+    if action == "int":
+        return 0
+    if isinstance(action, dict):
+        return {key: _filled(value) for key, value in action.items()}
+    if isinstance(action, list):
+        return [_filled(value) for value in action]
+    return action
