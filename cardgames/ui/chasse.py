@@ -579,37 +579,6 @@ def explain_move(
     return lines
 
 
-# The lines of a move already explained, for the other screens of the same
-# change and the changes after it: every screen of a change explains the same
-# last eight moves, and each change adds one. Keyed by the move's events
-# themselves (the first and the last, by identity, and how many: a logged
-# event never changes and a log only grows, so the same objects mean the same
-# move), the names, the language, and the viewer only when the move names it
-# ("tu"). Read-only lists, shared: the screens copy what they change.
-_EXPLAINED: dict[tuple[Any, ...], tuple[Any, Any, list[dict[str, str]]]] = {}
-_EXPLAINED_MAX = 4096
-
-
-def _explained(
-    events: Sequence[Mapping[str, Any]], seat_names: Sequence[str], me: int | None
-) -> list[dict[str, str]]:
-    first, last = events[0], events[-1]
-    named = me is not None and any(
-        event.get("seat") == me or event.get("first_seat") == me for event in events
-    )
-    key = (id(first), id(last), len(events), tuple(seat_names), me if named else None,
-           get_language())
-    entry = _EXPLAINED.get(key)
-    if entry is not None and entry[0] is first and entry[1] is last:
-        return entry[2]
-    lines = explain_move(events, seat_names, me)
-    if len(_EXPLAINED) >= _EXPLAINED_MAX:
-        _EXPLAINED.clear()  # a worker's recent moves come back within one change
-    # The events are kept with the lines: their ids cannot be reused meanwhile.
-    _EXPLAINED[key] = (first, last, lines)
-    return lines
-
-
 def ranking(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[dict[str, Any]]:
     """Everyone by white cards left, best first; equal counts share a place."""
     tokens = [int(t or 0) for t in view.get("tokens") or []]
@@ -656,13 +625,12 @@ def events_context(
         return not (over and line["kind"] == "over")
 
     # Each move is explained once per screen, however many of the lists below
-    # show it (its lines are gettext-heavy: a third of a seat's context), and
-    # once per worker for every screen that words it alike (``_explained``).
+    # show it (its lines are gettext-heavy: a third of a seat's context).
     explained: dict[int, list[dict[str, str]]] = {}
 
     def explain(key: int, events: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
         if key not in explained:
-            explained[key] = _explained(events, seat_names, seat)
+            explained[key] = explain_move(events, seat_names, seat)
         return explained[key]
 
     mine: dict[str, Any] | None = None
