@@ -257,9 +257,20 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
                     # other screens queued meanwhile: the record then does not
                     # share the GIL with them. Run even if the screen failed.
                     await screens_queued_drawn()
-                    await db_work(services.receivers_run)(receivers=answer.later)
+                    sends = await db_work(services.receivers_run)(receivers=answer.later)
+                    await self._group_sends(sends)
         elif answer:
             await self._notice(answer)
+
+    async def _group_sends(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
+        """The sends the move's receivers left to this handler (the learning
+        record's push to the monitor), made here on the event loop rather than
+        from the database thread; a failure is logged, the move stands."""
+        for group, message in sends:
+            try:
+                await self.channel_layer.group_send(group, message)
+            except Exception:
+                logger.exception("table %s: %s not sent", self.table_id, message.get("type"))
 
     def _decode(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         limit = int(settings.WS_MAX_MESSAGE_BYTES)

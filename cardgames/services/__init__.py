@@ -15,7 +15,11 @@ table's state take its lock first and say so. No module here names a game:
 per-game wording lives in ``cardgames/ui/<game>.py``.
 """
 
-from cardgames.services.after_reply import receivers_after_reply, receivers_run
+from cardgames.services.after_reply import (
+    group_send_after_reply,
+    receivers_after_reply,
+    receivers_run,
+)
 from cardgames.services.answers import end_answer_submit
 from cardgames.services.bots import MAX_BOT_MOVES_PER_CALL, bot_turns, table_next_due
 from cardgames.services.errors import ActionRefused, refusal_message
@@ -60,6 +64,7 @@ __all__ = [
     "card_choice_clear",
     "card_choose",
     "end_answer_submit",
+    "group_send_after_reply",
     "move_after",
     "presence_group",
     "receivers_after_reply",

@@ -26,6 +26,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -57,12 +58,41 @@ def receivers_dispatch(receivers: Receivers) -> None:
         queued.append(receivers)
 
 
-def receivers_run(*, receivers: Sequence[Receivers]) -> None:
+GroupSend = tuple[str, dict[str, Any]]
+
+
+def receivers_run(*, receivers: Sequence[Receivers]) -> list[GroupSend]:
     """Run queued receivers, in order. The move is committed and shown: a
     failure is logged, never raised to the socket (the signals' own
-    ``send_robust`` already keeps one receiver's error from the others)."""
-    for run in receivers:
-        try:
-            run()
-        except Exception:
-            logger.exception("a move's receivers failed after the reply")
+    ``send_robust`` already keeps one receiver's error from the others).
+
+    Returns the channel-layer sends the receivers asked for
+    (:func:`group_send_after_reply`), for the caller to make on its event
+    loop, in order, awaited in the same handler."""
+    sends: list[GroupSend] = []
+    _local.sends = sends
+    try:
+        for run in receivers:
+            try:
+                run()
+            except Exception:
+                logger.exception("a move's receivers failed after the reply")
+    finally:
+        _local.sends = None
+    return sends
+
+
+def group_send_after_reply(*, group: str, message: dict[str, Any]) -> bool:
+    """Inside :func:`receivers_run`: leave a channel-layer send to its caller,
+    which makes it on the event loop once the receivers are done, and say so
+    (``True``). Outside (bots, timers, scripts): ``False``, send it yourself.
+
+    A receiver that sent from the database thread (``async_to_sync``) held
+    that thread until the event loop had taken the send: the learning record's
+    push to the teacher's monitor kept every other table's next move waiting
+    on a loop busy drawing and sending screens."""
+    sends: list[GroupSend] | None = getattr(_local, "sends", None)
+    if sends is None:
+        return False
+    sends.append((group, message))
+    return True

@@ -9,6 +9,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from cardgames import services as cardgames_services
+
 
 def projector_group(session_id: int) -> str:
     return f"projector.{session_id}"
@@ -25,9 +27,14 @@ def monitor_group(session_id: int) -> str:
 
 
 def notify_on_commit(group: str, message: dict[str, Any]) -> None:
-    """Tell every live page of ``group`` that something changed, after commit."""
+    """Tell every live page of ``group`` that something changed, after commit.
+    From a move's receivers run after the mover's reply (the learning record's
+    push to the monitor), the table socket makes the send on its event loop
+    (``cardgames.services.group_send_after_reply``); elsewhere it is sent here."""
 
     def send() -> None:
+        if cardgames_services.group_send_after_reply(group=group, message=message):
+            return
         layer = get_channel_layer()
         if layer is not None:
             async_to_sync(layer.group_send)(group, message)

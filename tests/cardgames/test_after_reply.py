@@ -89,6 +89,16 @@ def test_receivers_outside_a_reply_run_on_commit_and_inside_wait_for_the_caller(
     services.receivers_run(receivers=[broken, *later])
     assert ran == ["at once", "again", "later"]
 
+    # A send a receiver asks for is left to receivers_run's caller (the table
+    # socket makes it on its event loop); anywhere else it is the sender's own.
+    message = {"type": "help.play", "pupil_id": 1}
+
+    def pushes() -> None:
+        assert services.group_send_after_reply(group="monitor.1", message=message)
+
+    assert services.receivers_run(receivers=[pushes, pushes]) == [("monitor.1", message)] * 2
+    assert not services.group_send_after_reply(group="monitor.1", message=message)
+
 
 async def test_a_move_is_applied_after_the_screens_being_drawn_and_then_shown() -> None:
     """A pupil's move that arrives while another table's screen is being drawn

@@ -22,7 +22,7 @@ from cardgames.models import GameState, Table
 from classroom import learning
 from classroom.models import LearningRecord
 from tests.cardgames.factories import fresh_channel_layer  # noqa: F401
-from tests.cardgames.wsclient import Tablet, nonce
+from tests.cardgames.wsclient import Tablet, nonce, play_form, table_state
 from tests.factories import ClassSessionFactory, PupilFactory, TabletLoginFactory
 
 pytestmark = [
@@ -217,3 +217,42 @@ def test_the_move_path_pays_no_query_for_the_mark(monkeypatch: pytest.MonkeyPatc
     without_push = run(1001)
     assert with_push == without_push
     assert LearningRecord.objects.filter(pupil=ctx["lea"]).count() == 2
+
+
+async def test_a_mark_from_moves_made_on_the_tablet_reaches_the_monitor() -> None:
+    """Léa answers on her tablet's socket, as in class: her learning record is
+    written after her screen, and its push to the monitor is then sent by her
+    socket on the event loop (``group_send_after_reply``), not from the
+    database thread. The monitor still marks her on the third wrong answer."""
+    ctx = await database_sync_to_async(_setup)()
+    table, lea = ctx["table"], ctx["lea"]
+    monitor = _socket(f"/ws/teacher/sessions/{ctx['session'].pk}/monitor/", ctx["cookie"])
+    assert (await monitor.connect())[0]
+    tablet = Tablet(table.pk, ctx["lea_key"])
+    assert await tablet.connect()
+    seen: list[str] = []
+    await _drain(monitor, seen)
+    wrong = 0
+    for _ in range(60):
+        engine, state, version, _status = await table_state(table.pk)
+        if state.current_seat != 0:
+            await _play(table, wrong=False)  # Tom, from his own (absent) tablet
+            await tablet.wait_version(version + 1)
+            continue
+        action = dict(engine.legal_actions(state, 0)[0])
+        if action.get("announce") != "int":
+            await _play(table, wrong=False)  # nothing to announce: no record
+            await tablet.wait_version(version + 1)
+            continue
+        action["announce"] = state.total + DELTA[action["card"] % CARD_TYPES] + 1
+        await tablet.send(play_form(action, version))
+        await tablet.wait_version(version + 1)
+        wrong += 1
+        pushed = await _drain(monitor, seen)
+        if wrong == 3:
+            mark = _mark_of(pushed, lea.pk)
+            assert mark and "Besoin d" in "".join(pushed), pushed
+            break
+    assert wrong == 3
+    await monitor.disconnect()
+    await tablet.close()
