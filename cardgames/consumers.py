@@ -101,6 +101,8 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     session_key: str | None = None
     session_group: str | None = None
     generation: int | None = None
+    # The broadcast of this socket's own last move, already shown by the reply.
+    answered_stamp: str | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -251,6 +253,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
                 self.shown = screen_units.Shown()  # the tablet asked for everything
             try:
                 await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp, own=True)
+                self.answered_stamp = answer.stamp
             finally:
                 if answer.later:
                     # The move's receivers, after the mover's screen and the
@@ -422,6 +425,11 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         if isinstance(version, int) and version < self.rendered_version:
             return  # a newer screen was already sent (updates queued up behind a bot)
         stamp = event.get("stamp")
+        if stamp is not None and stamp == self.answered_stamp:
+            # This socket's own move: the reply showed that very change. Drawn
+            # again, it only found nothing to send, for a dispatch, a trip to
+            # the render thread and a comparison on every pupil's move.
+            return
         await self._show(await shared_snapshot(self.table_id, stamp), stamp=stamp)
 
     def _steers(self) -> bool:

@@ -6,9 +6,13 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from typing import Any
+
+import pytest
 
 from cardgames import live_screens
 from cardgames.live_screens import _RenderThread
+from tests.cardgames.factories import fresh_channel_layer, seat_resolver  # noqa: F401
 
 
 def test_the_movers_screen_is_drawn_before_the_broadcasts_waiting() -> None:
@@ -117,3 +121,52 @@ def test_a_stopped_render_thread_holds_a_move_back_only_briefly() -> None:
         assert renderer.busy()
     finally:
         release.set()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("seat_resolver", "fresh_channel_layer")
+async def test_the_mover_draws_its_own_move_once_and_the_others_see_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The mover's reply shows the move; the broadcast of that same move is
+    not drawn again for the mover's socket (it found nothing to send), while
+    the other tablet is drawn and shown the move as always."""
+    from channels.db import database_sync_to_async
+
+    from cardgames import consumers
+    from tests.cardgames.factories import session_cookie, started_table
+    from tests.cardgames.wsclient import Tablet, play_form, table_state
+
+    drawn: list[tuple[int | None, int]] = []
+    real = consumers.render_screen
+
+    async def counted(snap: Any, **kwargs: Any) -> Any:
+        drawn.append((kwargs.get("seat"), snap.version))
+        return await real(snap, **kwargs)
+
+    monkeypatch.setattr(consumers, "render_screen", counted)
+    table = await database_sync_to_async(started_table)(
+        pupils=2, bots=0, options={"announce": "shown"}, seed=4
+    )
+    tablets = [
+        Tablet(table.pk, await database_sync_to_async(session_cookie)(f"pupil:{n}"))
+        for n in (1, 2)
+    ]
+    for tablet in tablets:
+        assert await tablet.connect()
+    for _move in range(3):
+        engine, state, version, _ = await table_state(table.pk)
+        mover = engine.view(state, None)["current_seat"]
+        drawn.clear()
+        await tablets[mover].send(play_form(engine.legal_actions(state, mover)[0], version))
+        for tablet in tablets:
+            await tablet.wait_version(version + 1, timeout=5)
+        await tablets[mover].send({"kind": "sync"})  # the mover's next message...
+        await tablets[mover].wait_version(version + 1)
+        for tablet in tablets:
+            await tablet.drain(quiet=0.1)  # ...and the broadcast, long handled
+        moved = [seat for seat, v in drawn if v == version + 1]
+        assert moved.count(mover) == 2  # the reply, and the asked-for sync
+        assert moved.count(1 - mover) == 1
+    for tablet in tablets:
+        await tablet.close()
