@@ -104,3 +104,19 @@ def fresh_channel_layer() -> Any:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+async def pupil_tablets(table: Table, pupils: int = 2) -> list[Any]:
+    """The tablets of pupils ``pupil:1..n`` at ``table``, connected and each
+    showing its first screen."""
+    from channels.db import database_sync_to_async
+
+    from tests.cardgames.wsclient import Tablet
+
+    tablets = [
+        Tablet(table.pk, await database_sync_to_async(session_cookie)(f"pupil:{n}"))
+        for n in range(1, pupils + 1)
+    ]
+    for tablet in tablets:
+        assert await tablet.connect()
+    return tablets

@@ -15,6 +15,7 @@ from cardgames import services
 from cardgames.signals import actions_applied
 from tests.cardgames.factories import (  # noqa: F401
     fresh_channel_layer,
+    pupil_tablets,
     seat_resolver,
     session_cookie,
     started_table,
@@ -31,12 +32,7 @@ async def test_the_movers_screen_does_not_wait_for_the_moves_receivers() -> None
     table = await database_sync_to_async(started_table)(
         pupils=2, bots=0, options={"announce": "shown"}, seed=4
     )
-    tablets = [
-        Tablet(table.pk, await database_sync_to_async(session_cookie)(f"pupil:{n}"))
-        for n in (1, 2)
-    ]
-    for tablet in tablets:
-        assert await tablet.connect()
+    tablets = await pupil_tablets(table)
     started = threading.Event()
     release = threading.Event()
     heard: list[int] = []

@@ -134,8 +134,8 @@ async def test_the_mover_draws_its_own_move_once_and_the_others_see_it(
     from channels.db import database_sync_to_async
 
     from cardgames import consumers
-    from tests.cardgames.factories import session_cookie, started_table
-    from tests.cardgames.wsclient import Tablet, play_form, table_state
+    from tests.cardgames.factories import pupil_tablets, started_table
+    from tests.cardgames.wsclient import play_form, table_state
 
     drawn: list[tuple[int | None, int]] = []
     real = consumers.render_screen
@@ -148,12 +148,7 @@ async def test_the_mover_draws_its_own_move_once_and_the_others_see_it(
     table = await database_sync_to_async(started_table)(
         pupils=2, bots=0, options={"announce": "shown"}, seed=4
     )
-    tablets = [
-        Tablet(table.pk, await database_sync_to_async(session_cookie)(f"pupil:{n}"))
-        for n in (1, 2)
-    ]
-    for tablet in tablets:
-        assert await tablet.connect()
+    tablets = await pupil_tablets(table)
     for _move in range(3):
         engine, state, version, _ = await table_state(table.pk)
         mover = engine.view(state, None)["current_seat"]
