@@ -58,7 +58,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_ws import page_origin  # noqa: E402
+from benchmarks.bench_ws import page_origin, process_cpu_seconds  # noqa: E402
 
 # Every whole screen and every update that changes the table carries the state
 # line; updates carry only the parts of the screen that changed.
@@ -459,14 +459,10 @@ def descendants(pid: int) -> list[int]:
 def server_cpu_seconds(master: int) -> float:
     """CPU time used so far by the server (supervisor, live workers and any
     process they started): divided by the moves played, a figure the machine's other load hardly changes."""
-    ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for pid in descendants(master):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / ticks
+        with contextlib.suppress(OSError):  # a worker that has just gone
+            total += process_cpu_seconds(pid)
     return total
 
 

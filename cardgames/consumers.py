@@ -46,6 +46,7 @@ from cardgames.live_screens import (
 from cardgames.models import Table
 from cardgames.parsing import whole_number
 from cardgames.services.after_reply import Receivers
+from cardgames.services.notify import group_send_retried
 
 logger = logging.getLogger(__name__)
 
@@ -268,12 +269,9 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     async def _group_sends(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
         """The sends the move's receivers left to this handler (the learning
         record's push to the monitor), made here on the event loop rather than
-        from the database thread; a failure is logged, the move stands."""
+        from the database thread; retried like a table's, the move stands."""
         for group, message in sends:
-            try:
-                await self.channel_layer.group_send(group, message)
-            except Exception:
-                logger.exception("table %s: %s not sent", self.table_id, message.get("type"))
+            await group_send_retried(self.table_id, message, group)
 
     def _decode(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         limit = int(settings.WS_MAX_MESSAGE_BYTES)

@@ -134,8 +134,8 @@ def record_move(
     if practice is None:
         return None
     fields["practice"] = practice
-    # This runs on the worker's database thread between a pupil's move and
-    # their new screen, for every move of a lesson: one short transaction
+    # This runs on the worker's database thread after every move of a lesson
+    # (once the mover's screen is sent, ``services.after_reply``): one short transaction
     # (the row, and dropping the session's cached summaries so the next report
     # rebuilds them), not a lookup before the insert, a savepoint and a second
     # transaction for the summaries (measured: 11 statements and 2.7 ms a

@@ -57,7 +57,9 @@ def presence_group(table_id: int) -> str:
 SEND_RETRY_DELAYS = (0.05, 0.25, 1.0)
 
 
-async def _group_send(table_id: int, message: dict[str, Any], group: str) -> None:
+async def group_send_retried(table_id: int, message: dict[str, Any], group: str) -> None:
+    """Send to ``group`` on this event loop; a failure is tried again after
+    ``SEND_RETRY_DELAYS``, then logged as lost (never raised)."""
     layer = get_channel_layer()
     if layer is None:  # pragma: no cover - a channel layer is always configured
         return
@@ -113,13 +115,13 @@ def table_notify(*, table_id: int, message: dict[str, Any], group: str | None = 
     group = group or table_group(table_id)
     loop = _server_loop()
     if loop is not None:
-        future = asyncio.run_coroutine_threadsafe(_group_send(table_id, message, group), loop)
+        future = asyncio.run_coroutine_threadsafe(group_send_retried(table_id, message, group), loop)
         _pending.add(future)
         future.add_done_callback(_pending.discard)
         return
     try:
-        async_to_sync(_group_send)(table_id, message, group)
-    except Exception:  # pragma: no cover - _group_send logs its own failures
+        async_to_sync(group_send_retried)(table_id, message, group)
+    except Exception:  # pragma: no cover - group_send_retried logs its own failures
         logger.exception("table %s: %s not sent", table_id, message.get("type"))
 
 
