@@ -32,7 +32,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--renders", type=int, default=300)
     parser.add_argument("--moves", type=int, default=6, help="bot moves played before measuring")
-    parser.add_argument("--profile", action="store_true", help="print the top functions of the played changes (cProfile)")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print the top functions of the played changes (cProfile)",
+    )
     parser.add_argument("--sort", default="cumulative", help="profile order (cumulative, tottime)")
     parser.add_argument("--show", help="print this unit of the seat screen (e.g. cg-hand)")
     args = parser.parse_args()
@@ -103,6 +107,10 @@ def main() -> None:
         # kept from one change to the next is found kept. A real change brings
         # a new snapshot: a table played on, each change's screens drawn once.
         fresh: list[float] = []
+        # What each socket is sent (``Screen.update``, on the event loop): the
+        # units that changed since its last screen, per change for 4 sockets.
+        updates: list[float] = []
+        live_shown = {viewer: screen_units.Shown() for viewer in viewers}
         live = started(seed=11, number=2)
         for _ in range(args.moves + 60):
             now = rendering.snapshot(live.pk)
@@ -116,12 +124,19 @@ def main() -> None:
             if profiler:  # the honest path: what a real change costs
                 profiler.enable()
             change = time.perf_counter()
-            for viewer in viewers:
+            screens = [
                 rendering.render_screen(now, viewer, announce=True, shared_parts=fresh_parts)
+                for viewer in viewers
+            ]
             fresh.append((time.perf_counter() - change) * 1000)
+            start = time.perf_counter()
+            for viewer, screen in zip(viewers, screens, strict=True):
+                screen.update(live_shown[viewer])
+            updates.append((time.perf_counter() - start) * 1000)
             if profiler:
                 profiler.disable()
         timings["played"] = fresh
+        timings["updates"] = updates[1:]  # the first is each socket's whole screen
         t0 = time.perf_counter()
         for _ in range(args.renders):
             rendering.snapshot(table.pk)
@@ -137,6 +152,7 @@ def main() -> None:
         "public": "public screen, same snapshot again",
         "change": "a change (4 screens), same snapshot",
         "played": "a change (4 screens), new each move",
+        "updates": "its 4 updates (what each socket is sent)",
     }
     for kind, values in timings.items():
         values.sort()
@@ -147,8 +163,10 @@ def main() -> None:
     print(f"  snapshot read     {read_ms:6.2f} ms")
     for name, screen in (("seat", seat_screen), ("public", public_screen)):
         units = sorted(screen.units.items(), key=lambda kv: -len(kv[1]))
-        print(f"  {name} screen {len(screen.html.encode())} bytes; units: "
-              + ", ".join(f"{key} {len(value.encode())}" for key, value in units[:8]))
+        print(
+            f"  {name} screen {len(screen.html.encode())} bytes; units: "
+            + ", ".join(f"{key} {len(value.encode())}" for key, value in units[:8])
+        )
     # One more move: what each socket is sent (only the units that changed).
     with translation.override("fr"):
         shown = {viewer: screen_units.Shown() for viewer in viewers}
@@ -165,7 +183,9 @@ def main() -> None:
             message = rendering.render_screen(after, viewer, announce=True).update(shown[viewer])
             changed = [k for k, v in shown[viewer].units.items() if before_units.get(k) != v]
             total += len(message.encode())
-            print(f"    {'public' if viewer is None else f'seat {viewer}'}: {len(message.encode())} bytes ({', '.join(changed)})")
+            print(
+                f"    {'public' if viewer is None else f'seat {viewer}'}: {len(message.encode())} bytes ({', '.join(changed)})"
+            )
         print(f"    mean {total / len(viewers):.0f} bytes per screen")
     if args.show:
         print(seat_screen.units.get(args.show, public_screen.units.get(args.show, "")))

@@ -30,7 +30,16 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from cardgames import liveness, rendering, revocation, runtime, screen_units, services, ui
+from cardgames import (
+    liveness,
+    rendering,
+    revocation,
+    runtime,
+    screen_units,
+    services,
+    table_hub,
+    ui,
+)
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.dbwork import NoLoopConnectionClose, db_work
 from cardgames.engines.base import IllegalAction
@@ -104,6 +113,10 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     generation: int | None = None
     # The broadcast of this socket's own last move, already shown by the reply.
     answered_stamp: str | None = None
+    # Messages of this socket being handled now, and the newest table change
+    # that came meanwhile (shown when they are done: ``dispatch``).
+    busy: int = 0
+    missed: dict[str, Any] | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -112,27 +125,36 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         self.group = services.table_group(self.table_id)
         self.shown = screen_units.Shown()
         self.screen_lock = asyncio.Lock()
-        # Join first, read second: a change between the two is then never missed.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        session = self.scope.get("session")
-        self.session_key = getattr(session, "session_key", None) or None
-        if self.session_key:
-            # Signing this browser session out closes this socket at once.
-            self.session_group = revocation.session_group(self.session_key)
-            await self.channel_layer.group_add(self.session_group, self.channel_name)
-        async with opening_slots():
-            opened = await db_work(self._open)()
-            if opened is None:
-                # A missing table and a forbidden one look exactly the same.
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-                if self.session_group:
-                    await self.channel_layer.group_discard(self.session_group, self.channel_name)
-                await self.close()
-                return
-            self.joined = True
-            snap, next_due = opened
-            await self.accept()
-            await self._show(snap)
+        # Join first, read second: a change between the two is then never missed
+        # (the worker's hub hands it on when this connect is done).
+        await table_hub.join(self)
+        try:
+            session = self.scope.get("session")
+            self.session_key = getattr(session, "session_key", None) or None
+            if self.session_key:
+                # Signing this browser session out closes this socket at once.
+                self.session_group = revocation.session_group(self.session_key)
+                await self.channel_layer.group_add(self.session_group, self.channel_name)
+            async with opening_slots():
+                opened = await db_work(self._open)()
+                if opened is None:
+                    # A missing table and a forbidden one look exactly the same.
+                    await table_hub.leave(self)
+                    if self.session_group:
+                        await self.channel_layer.group_discard(
+                            self.session_group, self.channel_name
+                        )
+                    await self.close()
+                    return
+                self.joined = True
+                snap, next_due = opened
+                await self.accept()
+                await self._show(snap)
+        except BaseException:
+            # A failed connect must not stay among the worker's sockets of the table.
+            self.joined = False
+            await table_hub.leave(self)
+            raise
         liveness.register(self)
         if next_due is not None:
             runtime.schedule(self.table_id, next_due)
@@ -180,13 +202,11 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         on_seat = self.present_on_seat()
         self.joined = False
         liveness.unregister(self)
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await table_hub.leave(self)
         if self.session_group:
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
         if on_seat:
-            await db_work(services.seat_connection_close)(
-                channel_name=self.channel_name
-            )
+            await db_work(services.seat_connection_close)(channel_name=self.channel_name)
 
     def present_on_seat(self) -> bool:
         return self.joined and self.access is not None and self.access.seat is not None
@@ -213,6 +233,18 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         screen = await render_screen(
             snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice, own=own
         )
+        await self.screen_send(screen)
+
+    def viewer(self) -> tuple[int | None, bool]:
+        """Whose screen this socket shows: its seat, and whether it steers."""
+        return self._seat(), self._steers()
+
+    async def screen_send(self, screen: screen_units.Screen | None) -> None:
+        """Send what changed between this socket's screen and ``screen``
+        (``None``: the table was deleted)."""
+        if screen is None:
+            await self._notice(services.refusal_message(code="finished"))
+            return
         async with self.screen_lock:
             if screen.version < self.rendered_version:
                 return
@@ -347,7 +379,10 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             # After the game: the seat's answer to the game's own question.
             try:
                 services.end_answer_submit(
-                    table_id=table.pk, seat=seat, answer=data.get("answer"), player_key=self.player_key
+                    table_id=table.pk,
+                    seat=seat,
+                    answer=data.get("answer"),
+                    player_key=self.player_key,
                 )
             except services.ActionRefused as refused:
                 return self._refusal(refused)
@@ -384,7 +419,9 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             if refused.code in RERENDER_CODES:
                 return self._refusal(refused)
             # The engine's refusal, in the game's words (some with context).
-            return rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
+            return rendering.refusal_text(
+                rendering.snapshot(self.table_id), seat, refused.code, action
+            )
         stamp = services.broadcast_stamp_take(table_id=self.table_id)
         # The mover's new screen is drawn from the table as the move committed
         # it (no second read): the very snapshot the broadcast's sockets here
@@ -416,6 +453,21 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             await self.send(text_data=html)
         except RuntimeError:
             logger.debug("table %s: socket closed before the update was sent", self.table_id)
+
+    async def dispatch(self, message: Any) -> None:
+        """One message of this socket at a time, as Channels hands them over.
+        A table change that comes meanwhile through the worker's hub waits for
+        it (``missed``), as it waited when the socket got changes in turn: the
+        mover's reply is then shown before anything else, and the change of
+        the mover's own move is not drawn again."""
+        self.busy += 1
+        try:
+            await super().dispatch(message)
+        finally:
+            self.busy -= 1
+        if not self.busy and self.missed is not None and self.joined:
+            missed, self.missed = self.missed, None
+            await super().dispatch(missed)
 
     # ------------------------------------------------------------ group events
     async def table_changed(self, event: dict[str, Any]) -> None:

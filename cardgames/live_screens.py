@@ -163,9 +163,9 @@ def _shared_screen(
 # the other seats' and the projector's copy them. Kept with the snapshot they
 # were drawn from, and reused only for that very snapshot: two reads under one
 # stamp (a broadcast racing the mover's reply) never mix.
-_SHARED_PARTS: OrderedDict[tuple[Any, ...], tuple[rendering.Snapshot, dict[tuple[Any, ...], str]]] = (
-    OrderedDict()
-)
+_SHARED_PARTS: OrderedDict[
+    tuple[Any, ...], tuple[rendering.Snapshot, dict[tuple[Any, ...], str]]
+] = OrderedDict()
 
 
 def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...], str]:
@@ -222,6 +222,25 @@ async def render_screen(
         notice,
         translation.get_language() or settings.LANGUAGE_CODE,
     )
+    return await asyncio.wrap_future(future)
+
+
+def _shared_screens(
+    snap: rendering.Snapshot, stamp: object, viewers: list[tuple[int | None, bool, str]]
+) -> list[screen_units.Screen]:
+    return [
+        _shared_screen(snap, stamp, seat, steer, "", language) for seat, steer, language in viewers
+    ]
+
+
+async def render_screens(
+    snap: rendering.Snapshot, *, stamp: object, viewers: list[tuple[int | None, bool, str]]
+) -> list[screen_units.Screen]:
+    """The screens of several sockets of one table for one change (``viewers``:
+    each one's seat, whether it steers, and its language), drawn in one job on
+    the render thread: one trip there and back for a worker's sockets of the
+    table, not one each (``cardgames.table_hub``)."""
+    future = _RENDERER.submit(_RENDERER.BROADCAST, _shared_screens, snap, stamp, viewers)
     return await asyncio.wrap_future(future)
 
 

@@ -26,10 +26,13 @@ TESTING = env.bool("TESTING", default=False)
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
 # A development key is fine off production; production refuses to start without one.
 SECRET_KEY = env.str(
-    "DJANGO_SECRET_KEY", default="" if PRODUCTION else "dev-only-insecure-key-change-me-00000000000000000"
+    "DJANGO_SECRET_KEY",
+    default="" if PRODUCTION else "dev-only-insecure-key-change-me-00000000000000000",
 )
 if PRODUCTION and len(SECRET_KEY) < 50:
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set to a random string of 50+ characters.")
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set to a random string of 50+ characters."
+    )
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -198,7 +201,14 @@ if REDIS_URL:
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "config.channel_layer.InMemoryChannelLayer",
+            # A worker's hub channel gets every change of its tables
+            # (cardgames/table_hub.py): more room than a socket's 100.
+            "CONFIG": {"channel_capacity": {"table-hub*": 2000}},
+        }
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --------------------------------------------------------------------- auth

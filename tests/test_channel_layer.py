@@ -43,4 +43,3 @@ async def test_a_message_nobody_read_still_expires(monkeypatch: pytest.MonkeyPat
         return name in layer.groups.get("table-1", {}) or name in layer.channels
 
     assert await scenario() is False
-

@@ -133,7 +133,7 @@ async def test_the_mover_draws_its_own_move_once_and_the_others_see_it(
     the other tablet is drawn and shown the move as always."""
     from channels.db import database_sync_to_async
 
-    from cardgames import consumers
+    from cardgames import consumers, table_hub
     from tests.cardgames.factories import pupil_tablets, started_table
     from tests.cardgames.wsclient import play_form, table_state
 
@@ -145,6 +145,14 @@ async def test_the_mover_draws_its_own_move_once_and_the_others_see_it(
         return await real(snap, **kwargs)
 
     monkeypatch.setattr(consumers, "render_screen", counted)
+    # The other sockets of the table are drawn together by the worker's hub.
+    real_many = table_hub.render_screens
+
+    async def counted_many(snap: Any, **kwargs: Any) -> Any:
+        drawn.extend((seat, snap.version) for seat, _steer, _language in kwargs["viewers"])
+        return await real_many(snap, **kwargs)
+
+    monkeypatch.setattr(table_hub, "render_screens", counted_many)
     table = await database_sync_to_async(started_table)(
         pupils=2, bots=0, options={"announce": "shown"}, seed=4
     )
