@@ -41,8 +41,6 @@ from cardgames.live_screens import render_screens, shared_snapshot
 
 logger = logging.getLogger(__name__)
 
-HUB_CHANNEL_PREFIX = "table-hub"
-
 
 class HubSocket(Protocol):
     """What the hub needs of a table socket (``consumers.TableConsumer``)."""
@@ -109,9 +107,10 @@ async def _hub(layer: BaseChannelLayer) -> _Hub:
     async with starting:
         hub = hubs.get(layer)
         if hub is None:
-            hub = hubs[layer] = _Hub(
-                layer=layer, channel=await layer.new_channel(HUB_CHANNEL_PREFIX)
-            )
+            # The layer's usual name for a channel of this process: channels_redis
+            # reads all of them with one blocking pop on one key, so a channel
+            # named otherwise waited for the others' pops to time out (seconds).
+            hub = hubs[layer] = _Hub(layer=layer, channel=await layer.new_channel())
         if hub.reader is None or hub.reader.done():
             hub.reader = loop.create_task(_read(hub))
         return hub
@@ -145,9 +144,9 @@ async def leave(socket: HubSocket) -> None:
         await hub.layer.group_discard(services.table_group(socket.table_id), hub.channel)
 
 
-def local_sockets(table_id: int) -> list[HubSocket]:
-    """This event loop's sockets of a table, on every layer (tests)."""
-    return [socket for hub in _loop_hubs().values() for socket in hub.tables.get(table_id, ())]
+def hub_channels() -> list[str]:
+    """This event loop's hub channels, one per channel layer (tests)."""
+    return [hub.channel for hub in _loop_hubs().values()]
 
 
 async def _read(hub: _Hub) -> None:

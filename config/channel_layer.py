@@ -45,12 +45,6 @@ class InMemoryChannelLayer(_InMemoryChannelLayer):  # type: ignore[misc]
     SWEEP_EVERY = 1.0
     _swept_at = 0.0
 
-    def __init__(self, **config: Any) -> None:
-        super().__init__(**config)
-        # Channels 4.3's in-memory layer keeps ``channel_capacity`` as given but
-        # reads it as compiled patterns (channels_redis compiles it): compile it.
-        self.channel_capacity = self.compile_capacities(self.channel_capacity)
-
     def _clean_expired(self) -> None:
         now = time.monotonic()
         if now - self._swept_at < self.SWEEP_EVERY:

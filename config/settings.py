@@ -201,14 +201,7 @@ if REDIS_URL:
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
 else:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "config.channel_layer.InMemoryChannelLayer",
-            # A worker's hub channel gets every change of its tables
-            # (cardgames/table_hub.py): more room than a socket's 100.
-            "CONFIG": {"channel_capacity": {"table-hub*": 2000}},
-        }
-    }
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --------------------------------------------------------------------- auth
