@@ -128,33 +128,25 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         # Join first, read second: a change between the two is then never missed
         # (the worker's hub hands it on when this connect is done).
         await table_hub.join(self)
-        try:
-            session = self.scope.get("session")
-            self.session_key = getattr(session, "session_key", None) or None
-            if self.session_key:
-                # Signing this browser session out closes this socket at once.
-                self.session_group = revocation.session_group(self.session_key)
-                await self.channel_layer.group_add(self.session_group, self.channel_name)
-            async with opening_slots():
-                opened = await db_work(self._open)()
-                if opened is None:
-                    # A missing table and a forbidden one look exactly the same.
-                    await table_hub.leave(self)
-                    if self.session_group:
-                        await self.channel_layer.group_discard(
-                            self.session_group, self.channel_name
-                        )
-                    await self.close()
-                    return
-                self.joined = True
-                snap, next_due = opened
-                await self.accept()
-                await self._show(snap)
-        except BaseException:
-            # A failed connect must not stay among the worker's sockets of the table.
-            self.joined = False
-            await table_hub.leave(self)
-            raise
+        session = self.scope.get("session")
+        self.session_key = getattr(session, "session_key", None) or None
+        if self.session_key:
+            # Signing this browser session out closes this socket at once.
+            self.session_group = revocation.session_group(self.session_key)
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
+        async with opening_slots():
+            opened = await db_work(self._open)()
+            if opened is None:
+                # A missing table and a forbidden one look exactly the same.
+                await table_hub.leave(self)
+                if self.session_group:
+                    await self.channel_layer.group_discard(self.session_group, self.channel_name)
+                await self.close()
+                return
+            self.joined = True
+            snap, next_due = opened
+            await self.accept()
+            await self._show(snap)
         liveness.register(self)
         if next_due is not None:
             runtime.schedule(self.table_id, next_due)
@@ -453,6 +445,15 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             await self.send(text_data=html)
         except RuntimeError:
             logger.debug("table %s: socket closed before the update was sent", self.table_id)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """However this socket's task ends (closed, failed, cancelled by a
+        server shutting down), it leaves the worker's sockets of its table."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if getattr(self, "table_id", None) is not None:
+                await table_hub.leave(self)
 
     async def dispatch(self, message: Any) -> None:
         """One message of this socket at a time, as Channels hands them over.

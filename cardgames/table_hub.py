@@ -67,6 +67,9 @@ class _Hub:
     tables: dict[int, set[HubSocket]] = field(default_factory=dict)
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)
     reader: asyncio.Task[None] | None = None
+    # The reader last stopped: the next one waits for it to finish first (two
+    # receives on one channel at once would confuse channels_redis' buffers).
+    stopped: asyncio.Task[None] | None = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -94,54 +97,74 @@ def _loop_hubs() -> dict[Any, _Hub]:
     return hubs
 
 
+def _starting_lock() -> asyncio.Lock:
+    """Serialises the making of this loop's hubs (one channel each)."""
+    loop = asyncio.get_running_loop()
+    lock = _starting.get(loop)
+    if lock is None:
+        lock = _starting[loop] = asyncio.Lock()
+    return lock
+
+
 async def _hub(layer: BaseChannelLayer) -> _Hub:
-    """This event loop's hub on ``layer``: its channel made, its reader started."""
+    """This event loop's hub on ``layer``, its channel made once."""
     hubs = _loop_hubs()
     hub = hubs.get(layer)
-    if hub is not None and hub.reader is not None and not hub.reader.done():
+    if hub is not None:
         return hub
-    loop = asyncio.get_running_loop()
-    starting = _starting.get(loop)
-    if starting is None:
-        starting = _starting[loop] = asyncio.Lock()
-    async with starting:
+    async with _starting_lock():
         hub = hubs.get(layer)
         if hub is None:
             # The layer's usual name for a channel of this process: channels_redis
             # reads all of them with one blocking pop on one key, so a channel
             # named otherwise waited for the others' pops to time out (seconds).
             hub = hubs[layer] = _Hub(layer=layer, channel=await layer.new_channel())
-        if hub.reader is None or hub.reader.done():
-            hub.reader = loop.create_task(_read(hub))
         return hub
+
+
+def _reader_ensure(hub: _Hub) -> None:
+    if hub.reader is None or hub.reader.done():
+        hub.reader = asyncio.get_running_loop().create_task(_read(hub, hub.stopped))
+
+
+def _reader_stop(hub: _Hub) -> None:
+    """No socket left on this hub: stop reading, at once (no await: this runs
+    in a socket's last moments, maybe as its event loop shuts down). A pending
+    ``receive`` holds channels_redis' receive locks, bound to this loop; left
+    pending it outlived a test's loop and refused the next test's sockets."""
+    if hub.reader is not None:
+        hub.reader.cancel()
+        hub.stopped, hub.reader = hub.reader, None
 
 
 async def join(socket: HubSocket) -> None:
     """From the socket's connect, before it reads its table: every change
     committed after this returns reaches it (join first, read second)."""
     hub = await _hub(socket.channel_layer)
+    hub.tables.setdefault(socket.table_id, set()).add(socket)
+    _reader_ensure(hub)
     async with hub.lock(socket.table_id):
-        hub.tables.setdefault(socket.table_id, set()).add(socket)
         # On every join, not only the table's first: an idempotent add that
         # also renews the membership's expiry on Redis.
         await hub.layer.group_add(services.table_group(socket.table_id), hub.channel)
 
 
 async def leave(socket: HubSocket) -> None:
-    """From the socket's disconnect: the last socket of a table takes the
-    worker out of the table's group."""
+    """From the socket's end: the last socket of a table takes the worker out
+    of the table's group, the last of all stops the hub's reader."""
     hub = _loop_hubs().get(socket.channel_layer)
-    if hub is None:
+    members = hub.tables.get(socket.table_id) if hub is not None else None
+    if hub is None or members is None or socket not in members:
         return
+    members.discard(socket)
+    if members:
+        return
+    del hub.tables[socket.table_id]
+    if not hub.tables:
+        _reader_stop(hub)
     async with hub.lock(socket.table_id):
-        members = hub.tables.get(socket.table_id)
-        if members is None:
-            return
-        members.discard(socket)
-        if members:
-            return
-        del hub.tables[socket.table_id]
-        await hub.layer.group_discard(services.table_group(socket.table_id), hub.channel)
+        if socket.table_id not in hub.tables:  # nobody of the table joined meanwhile
+            await hub.layer.group_discard(services.table_group(socket.table_id), hub.channel)
 
 
 def hub_channels() -> list[str]:
@@ -149,9 +172,11 @@ def hub_channels() -> list[str]:
     return [hub.channel for hub in _loop_hubs().values()]
 
 
-async def _read(hub: _Hub) -> None:
+async def _read(hub: _Hub, previous: asyncio.Task[None] | None) -> None:
     """The hub's reader: one event at a time off its channel, each handled in a
     task of its own (a table's screens never wait behind another table's)."""
+    if previous is not None:
+        await asyncio.wait([previous])
     while True:
         try:
             event = await hub.layer.receive(hub.channel)
