@@ -11,6 +11,8 @@ Channels' one thread on SQLite, a few on PostgreSQL):
 - that thread only runs moves, bots and connects; the read of a table after a
   change and the rendering of each seat's screen are shared and run on threads
   of their own (``cardgames/live_screens.py``);
+- a change reaches the worker once, through its hub (``cardgames/table_hub.py``),
+  which draws all the worker's sockets of the table in one job;
 - each socket is sent only the parts of its screen that changed
   (``screen_units.Screen.update``): a few KB per move rather than the whole page;
 - the pupil who moved gets their new screen in the reply to the move, drawn

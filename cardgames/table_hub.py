@@ -127,14 +127,16 @@ def _reader_ensure(hub: _Hub) -> None:
         hub.reader = asyncio.get_running_loop().create_task(_read(hub, hub.stopped))
 
 
-def _reader_stop(hub: _Hub) -> None:
+def _reader_stop(hub: _Hub) -> asyncio.Task[None] | None:
     """No socket left on this hub: stop reading, at once (no await: this runs
     in a socket's last moments, maybe as its event loop shuts down). A pending
     ``receive`` holds channels_redis' receive locks, bound to this loop; left
     pending it outlived a test's loop and refused the next test's sockets."""
-    if hub.reader is not None:
-        hub.reader.cancel()
-        hub.stopped, hub.reader = hub.reader, None
+    reader = hub.reader
+    if reader is not None:
+        reader.cancel()
+        hub.stopped, hub.reader = reader, None
+    return reader
 
 
 async def join(socket: HubSocket) -> None:
@@ -160,11 +162,14 @@ async def leave(socket: HubSocket) -> None:
     if members:
         return
     del hub.tables[socket.table_id]
-    if not hub.tables:
-        _reader_stop(hub)
+    stopped = _reader_stop(hub) if not hub.tables else None
     async with hub.lock(socket.table_id):
         if socket.table_id not in hub.tables:  # nobody of the table joined meanwhile
             await hub.layer.group_discard(services.table_group(socket.table_id), hub.channel)
+    if stopped is not None:
+        # Its receive is cleaned up before this socket's task ends, as a
+        # socket's own receive is (Channels awaits it): the loop may stop next.
+        await asyncio.wait([stopped])
 
 
 def hub_channels() -> list[str]:

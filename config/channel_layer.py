@@ -17,11 +17,36 @@ from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
+from channels_redis.core import ChannelLock
 from channels_redis.core import RedisChannelLayer as _RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 
 
+class _ChannelLock(ChannelLock):  # type: ignore[misc]
+    """channels_redis' per-channel lock, forgetting a waiter that was cancelled.
+
+    The stock one counts a waiter in ``acquire`` and only uncounts it in
+    ``release``: a receive cancelled while waiting for the lock (a socket
+    closing) left its count behind, so the lock was never dropped and stayed
+    bound to the event loop it first waited on. A later loop (each test has its
+    own) that waited on it failed with "bound to a different event loop"."""
+
+    async def acquire(self, channel: str) -> bool:
+        try:
+            return bool(await super().acquire(channel))
+        except BaseException:
+            self.wait_counts[channel] -= 1
+            if self.wait_counts[channel] < 1 and not self.locks[channel].locked():
+                del self.locks[channel]
+                del self.wait_counts[channel]
+            raise
+
+
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.receive_clean_locks = _ChannelLock()
+
     def create_pool(self, index: int) -> BlockingConnectionPool:
         host: dict[str, Any] = dict(self.hosts[index])
         address = host.pop("address", None)

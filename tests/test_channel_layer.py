@@ -4,6 +4,7 @@ cheaper expiry sweep, which must still deliver and still expire."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
@@ -43,3 +44,20 @@ async def test_a_message_nobody_read_still_expires(monkeypatch: pytest.MonkeyPat
         return name in layer.groups.get("table-1", {}) or name in layer.channels
 
     assert await scenario() is False
+
+
+async def test_a_redis_receive_cancelled_while_waiting_leaves_no_lock_behind() -> None:
+    """A socket closing while its receive waits for the channel's lock must not
+    leave that lock behind: bound to this event loop, it failed the next loop's
+    sockets (each test runs its own loop) with "bound to a different event loop"."""
+    from config.channel_layer import _ChannelLock
+
+    locks = _ChannelLock()
+    await locks.acquire("specific.x!")
+    waiting = asyncio.ensure_future(locks.acquire("specific.x!"))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await waiting
+    locks.release("specific.x!")
+    assert dict(locks.locks) == {} and dict(locks.wait_counts) == {}
