@@ -4,8 +4,9 @@
 in-memory channel layer, one uvicorn process): 10 Chasse tables, each with 3
 pupils and a bot; the 4th socket of every table is a projector (public view).
 We time a pupil's action until *every* socket of that table has received its
-re-rendered view. The floor is the same fan-out with no game at all: a message
-sent to an echo consumer that broadcasts it to the 4 sockets of its group.
+re-rendered view (when its last frame came off the wire: ``timed_connection``).
+The floor is the same fan-out with no game at all: a message sent to an echo
+consumer that broadcasts it to the 4 sockets of its group.
 
     .venv/bin/python benchmarks/bench_ws.py [--seconds 20] [--tables 10]
 
