@@ -163,9 +163,12 @@ async def leave(socket: HubSocket) -> None:
         return
     del hub.tables[socket.table_id]
     stopped = _reader_stop(hub) if not hub.tables else None
-    async with hub.lock(socket.table_id):
+    lock = hub.lock(socket.table_id)
+    async with lock:
         if socket.table_id not in hub.tables:  # nobody of the table joined meanwhile
             await hub.layer.group_discard(services.table_group(socket.table_id), hub.channel)
+    if socket.table_id not in hub.tables and not lock.locked():
+        hub.locks.pop(socket.table_id, None)  # a worker sees many tables in a day
     if stopped is not None:
         # Its receive is cleaned up before this socket's task ends, as a
         # socket's own receive is (Channels awaits it): the loop may stop next.
