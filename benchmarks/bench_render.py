@@ -32,11 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--renders", type=int, default=300)
     parser.add_argument("--moves", type=int, default=6, help="bot moves played before measuring")
-    parser.add_argument(
-        "--profile",
-        action="store_true",
-        help="print the top functions of the played changes (cProfile)",
-    )
+    parser.add_argument("--profile", action="store_true", help="print the top functions of the played changes (cProfile)")
     parser.add_argument("--sort", default="cumulative", help="profile order (cumulative, tottime)")
     parser.add_argument("--show", help="print this unit of the seat screen (e.g. cg-hand)")
     args = parser.parse_args()
@@ -163,10 +159,8 @@ def main() -> None:
     print(f"  snapshot read     {read_ms:6.2f} ms")
     for name, screen in (("seat", seat_screen), ("public", public_screen)):
         units = sorted(screen.units.items(), key=lambda kv: -len(kv[1]))
-        print(
-            f"  {name} screen {len(screen.html.encode())} bytes; units: "
-            + ", ".join(f"{key} {len(value.encode())}" for key, value in units[:8])
-        )
+        print(f"  {name} screen {len(screen.html.encode())} bytes; units: "
+              + ", ".join(f"{key} {len(value.encode())}" for key, value in units[:8]))
     # One more move: what each socket is sent (only the units that changed).
     with translation.override("fr"):
         shown = {viewer: screen_units.Shown() for viewer in viewers}
@@ -183,9 +177,7 @@ def main() -> None:
             message = rendering.render_screen(after, viewer, announce=True).update(shown[viewer])
             changed = [k for k, v in shown[viewer].units.items() if before_units.get(k) != v]
             total += len(message.encode())
-            print(
-                f"    {'public' if viewer is None else f'seat {viewer}'}: {len(message.encode())} bytes ({', '.join(changed)})"
-            )
+            print(f"    {'public' if viewer is None else f'seat {viewer}'}: {len(message.encode())} bytes ({', '.join(changed)})")
         print(f"    mean {total / len(viewers):.0f} bytes per screen")
     if args.show:
         print(seat_screen.units.get(args.show, public_screen.units.get(args.show, "")))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import functools
 import json
 import os
 import random
@@ -157,6 +158,7 @@ def setup_data(tables: int, group_key: str = "bench") -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- clients
+@functools.cache
 def timed_connection() -> type:
     """A websockets client connection that notes when each message came off the
     wire (its last frame), before this client does anything with it.

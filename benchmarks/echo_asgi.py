@@ -78,3 +78,4 @@ async def application(scope, receive, send):  # type: ignore[no-untyped-def]
         _installed = True
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, _dump_tasks)
     return await _application(scope, receive, send)
+

@@ -236,13 +236,8 @@ class Stats:
 
 
 async def drive_table(
-    table: dict[str, Any],
-    group: list[Tablet],
-    deadline: float,
-    pace: tuple[float, float],
-    stats: Stats,
-    seed: int,
-    choose: bool = True,
+    table: dict[str, Any], group: list[Tablet], deadline: float, pace: tuple[float, float],
+    stats: Stats, seed: int, choose: bool = True,
 ) -> None:
     rng = random.Random(seed)
     pupils = group[:3]
@@ -270,9 +265,7 @@ async def drive_table(
             # screen only; no version). Then the child reads it and plays.
             pupil.changed.clear()
             try:
-                await pupil.ws.send(
-                    json.dumps({"kind": "choose", "card": card, "version": str(version)})
-                )
+                await pupil.ws.send(json.dumps({"kind": "choose", "card": card, "version": str(version)}))
                 await asyncio.wait_for(pupil.changed.wait(), 5)
             except Exception:
                 stats.lost_sends += 1
@@ -342,9 +335,7 @@ async def echo_floor(
     async def one_group_inner(number: int) -> None:
         url = f"{base}/ws/bench/echo/{number}/"
         conns = [
-            await websockets.connect(
-                url, additional_headers={"Origin": page_origin(url)}, open_timeout=60
-            )
+            await websockets.connect(url, additional_headers={"Origin": page_origin(url)}, open_timeout=60)
             for _ in range(4)
         ]
         rng = random.Random(number)
@@ -396,18 +387,10 @@ def check_database(tablets: dict[int, list[Tablet]], stats: Stats) -> list[str]:
     problems: list[str] = []
     for table_id, group in tablets.items():
         state_row = GameState.objects.get(table_id=table_id)
-        seqs = list(
-            GameEvent.objects.filter(table_id=table_id)
-            .order_by("seq")
-            .values_list("seq", flat=True)
-        )
+        seqs = list(GameEvent.objects.filter(table_id=table_id).order_by("seq").values_list("seq", flat=True))
         if seqs != list(range(len(seqs))):
             problems.append(f"table {table_id}: event log has a gap or a duplicate")
-        versions = list(
-            Move.objects.filter(table_id=table_id)
-            .order_by("version")
-            .values_list("version", flat=True)
-        )
+        versions = list(Move.objects.filter(table_id=table_id).order_by("version").values_list("version", flat=True))
         if versions != list(range(1, state_row.version + 1)):
             problems.append(
                 f"table {table_id}: moves {len(versions)} for version {state_row.version} (gap or duplicate)"
@@ -423,19 +406,12 @@ def check_database(tablets: dict[int, list[Tablet]], stats: Stats) -> list[str]:
             view = engine.view(state, tablet.seat)
             current = view.get("current_seat")
             if tablet.current != current:
-                problems.append(
-                    f"table {table_id} seat {tablet.seat}: screen shows turn {tablet.current}, engine {current}"
-                )
+                problems.append(f"table {table_id} seat {tablet.seat}: screen shows turn {tablet.current}, engine {current}")
             if tablet.seat is not None:
-                hand = sorted(
-                    int(c)
-                    for c in HAND_CARD.findall(tablet.last_main.split('class="cg-hand"', 1)[-1])
-                )
+                hand = sorted(int(c) for c in HAND_CARD.findall(tablet.last_main.split('class="cg-hand"', 1)[-1]))
                 want = sorted(int(c["id"]) for c in view.get("hand") or [])
                 if hand != want:
-                    problems.append(
-                        f"table {table_id} seat {tablet.seat}: screen hand {hand}, engine {want}"
-                    )
+                    problems.append(f"table {table_id} seat {tablet.seat}: screen hand {hand}, engine {want}")
     applied = Move.objects.filter(table_id__in=list(tablets), by_bot=False)
     applied_nonces = set(applied.values_list("nonce", flat=True))
     if applied_nonces != stats.acked_nonces:
@@ -444,12 +420,7 @@ def check_database(tablets: dict[int, list[Tablet]], stats: Stats) -> list[str]:
             f" (applied, never acknowledged: {len(applied_nonces - stats.acked_nonces)};"
             f" acknowledged, not stored: {len(stats.acked_nonces - applied_nonces)})"
         )
-    dup = (
-        Move.objects.filter(table_id__in=list(tablets))
-        .values("table_id", "version")
-        .annotate(n=Count("id"))
-        .filter(n__gt=1)
-    )
+    dup = Move.objects.filter(table_id__in=list(tablets)).values("table_id", "version").annotate(n=Count("id")).filter(n__gt=1)
     if dup.exists():
         problems.append(f"{dup.count()} duplicated versions in the move list")
     return problems
@@ -587,12 +558,8 @@ def drop_database(env: dict[str, str]) -> None:
 
 # =========================================================================== one configuration
 async def run_clients(
-    base: str,
-    tables: list[dict[str, Any]],
-    args: argparse.Namespace,
-    config: str,
-    master: int,
-    workers: int,
+    base: str, tables: list[dict[str, Any]], args: argparse.Namespace, config: str,
+    master: int, workers: int,
 ) -> dict[str, Any]:
     pace = tuple(float(x) for x in args.pace.split(","))
     speed_before = machine_speed()
@@ -601,16 +568,14 @@ async def run_clients(
     groups: dict[int, list[Tablet]] = {}
     for table in tables:
         url = f"{base}/ws/table/{table['id']}/"
-        groups[table["id"]] = [
-            Tablet(url, cookie, seat) for seat, cookie in enumerate(table["pupils"])
-        ] + [Tablet(url, table["projector"], None)]
+        groups[table["id"]] = [Tablet(url, cookie, seat) for seat, cookie in enumerate(table["pupils"])] + [
+            Tablet(url, table["projector"], None)
+        ]
     everyone = [t for g in groups.values() for t in g]
     connect_start = time.perf_counter()
     runners = [asyncio.create_task(t.run()) for t in everyone]  # the whole school at once
     warm_until = time.perf_counter() + 90
-    while time.perf_counter() < warm_until and not all(
-        t.version >= 0 or t.refused for t in everyone
-    ):
+    while time.perf_counter() < warm_until and not all(t.version >= 0 or t.refused for t in everyone):
         await asyncio.sleep(0.05)
     connected_in = time.perf_counter() - connect_start
     idle = args.idle if config != "embedded" else 0.0
@@ -659,17 +624,13 @@ async def run_clients(
     def db_versions() -> dict[int, int]:
         from cardgames.models import GameState
 
-        return dict(
-            GameState.objects.filter(table_id__in=list(groups)).values_list("table_id", "version")
-        )
+        return dict(GameState.objects.filter(table_id__in=list(groups)).values_list("table_id", "version"))
 
     settle_until = time.perf_counter() + 20
     while time.perf_counter() < settle_until:
         await asyncio.sleep(1.0)
         want = await db_versions()
-        if all(
-            t.version == want[tid] and t.connected.is_set() for tid, g in groups.items() for t in g
-        ):
+        if all(t.version == want[tid] and t.connected.is_set() for tid, g in groups.items() for t in g):
             await asyncio.sleep(1.0)
             if await db_versions() == want:
                 break
@@ -763,9 +724,7 @@ def child(config: str, args: argparse.Namespace) -> dict[str, Any]:
     try:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=dict(os.environ),
-            check=True,
+            cwd=ROOT, env=dict(os.environ), check=True,
         )
         import django
 
@@ -779,20 +738,10 @@ def child(config: str, args: argparse.Namespace) -> dict[str, Any]:
         log = log_path.open("w")
         server = subprocess.Popen(
             [
-                sys.executable,
-                "manage.py",
-                "serve",
-                "--workers",
-                str(workers),
-                "--port",
-                str(port),
-                "--app",
-                "benchmarks.echo_asgi:application",
+                sys.executable, "manage.py", "serve", "--workers", str(workers),
+                "--port", str(port), "--app", "benchmarks.echo_asgi:application",
             ],
-            cwd=ROOT,
-            env=dict(os.environ),
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT,
         )
         try:
             for _ in range(300):
@@ -824,9 +773,7 @@ def child(config: str, args: argparse.Namespace) -> dict[str, Any]:
         text = log_path.read_text(errors="replace")
         errors = [line for line in text.splitlines() if LOG_ERROR.search(line)]
         # The killed worker is reported by uvicorn's supervisor; that is the test, not an error.
-        errors = [
-            e for e in errors if "died" not in e and "SIGKILL" not in e and "Child process" not in e
-        ]
+        errors = [e for e in errors if "died" not in e and "SIGKILL" not in e and "Child process" not in e]
         # After the school day, at the stop the load test itself asks for: a
         # socket whose channels_redis receive did not end on its cancel holds
         # uvicorn's graceful shutdown (the task dump above it says where).
@@ -835,9 +782,7 @@ def child(config: str, args: argparse.Namespace) -> dict[str, Any]:
         errors = [e for e in errors if e not in result["slow_stop"] and "TASKDUMP" not in e]
         result["server_errors"] = len(errors)
         result["server_error_lines"] = errors[:15]
-        result["gc_pauses"] = [
-            line.split("GCPAUSE ", 1)[1] for line in text.splitlines() if "GCPAUSE " in line
-        ]
+        result["gc_pauses"] = [line.split("GCPAUSE ", 1)[1] for line in text.splitlines() if "GCPAUSE " in line]
         result["log"] = str(log_path)
         return result
     finally:
@@ -855,8 +800,7 @@ def report(r: dict[str, Any]) -> bool:
     title = {
         "embedded": "embedded default (SQLite + in-memory layer), 1 worker",
         "pg1": "PostgreSQL + Redis, 1 worker",
-        "pg2": f"PostgreSQL + Redis, {r['workers']} workers"
-        + (", one killed mid-run" if r.get("kill") else ""),
+        "pg2": f"PostgreSQL + Redis, {r['workers']} workers" + (", one killed mid-run" if r.get("kill") else ""),
     }[r["config"]]
     print(f"== {title}: {r['tables']} tables, {r['sockets']} sockets (load avg {load})")
     before, after = r["speed"]
@@ -873,15 +817,9 @@ def report(r: dict[str, Any]) -> bool:
                 else ""
             )
         )
-    print(
-        f"  echo floor   n={r['floor_n']:5d}  p50 {f50:7.1f} ms  p95 {f95:7.1f} ms  p99 {f99:7.1f} ms"
-    )
-    print(
-        f"  table move   n={r['move_n']:5d}  p50 {m50:7.1f} ms  p95 {m95:7.1f} ms  p99 {m99:7.1f} ms"
-    )
-    print(
-        f"  mover's own  n={r['move_n']:5d}  p50 {o50:7.1f} ms  p95 {o95:7.1f} ms  p99 {o99:7.1f} ms"
-    )
+    print(f"  echo floor   n={r['floor_n']:5d}  p50 {f50:7.1f} ms  p95 {f95:7.1f} ms  p99 {f99:7.1f} ms")
+    print(f"  table move   n={r['move_n']:5d}  p50 {m50:7.1f} ms  p95 {m95:7.1f} ms  p99 {m99:7.1f} ms")
+    print(f"  mover's own  n={r['move_n']:5d}  p50 {o50:7.1f} ms  p95 {o95:7.1f} ms  p99 {o99:7.1f} ms")
     print(
         f"  {r['moves_per_s']:.1f} moves/s, server CPU {r['cpu_ms_per_move']:.1f} ms per move,"
         f" {r['bytes_per_socket_move']:.0f} bytes per socket per move"
@@ -905,9 +843,7 @@ def report(r: dict[str, Any]) -> bool:
         for label, key in windows:
             if r.get(key):
                 w50, w95, w99 = r[key]
-                print(
-                    f"   {label:<32} n={r[key + '_n']:5d}  p50 {w50:7.1f} ms  p95 {w95:7.1f} ms  p99 {w99:7.1f} ms"
-                )
+                print(f"   {label:<32} n={r[key + '_n']:5d}  p50 {w50:7.1f} ms  p95 {w95:7.1f} ms  p99 {w99:7.1f} ms")
     if r.get("kill"):
         print(
             f"  kill test: worker {r['kill'].get('pid')} SIGKILLed, {r['killed_sockets_closed']} sockets closed,"
@@ -937,9 +873,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="workers of the pg2 configuration")
     parser.add_argument("--no-kill", dest="kill", action="store_false")
     parser.add_argument(
-        "--no-choose",
-        dest="choose",
-        action="store_false",
+        "--no-choose", dest="choose", action="store_false",
         help="play a card in one message (no first tap that chooses it)",
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -958,7 +892,7 @@ def main() -> None:
             print(f"== {config}: the run itself failed (exit {proc.returncode})")
             ok = False
             continue
-        ok = report(json.loads(line[len("RESULT ") :])) and ok
+        ok = report(json.loads(line[len("RESULT "):])) and ok
     print("loadtest:", "OK" if ok else "FAIL")
     sys.exit(0 if ok else 1)
 

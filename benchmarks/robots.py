@@ -19,11 +19,7 @@ def robot_move(services: Any, snap: Any, rng: random.Random) -> bool:
     legal = engine.legal_actions(state, seat)
     action = engine.bot("medium")(engine.view(state, seat), legal, rng, engine.history(state, seat))
     services.action_submit(
-        table=snap.table,
-        seat=seat,
-        action=action or legal[0],
-        version=snap.version,
-        nonce=f"bench-{snap.version}",
-        player_key=snap.seats[seat].player_key,
+        table=snap.table, seat=seat, action=action or legal[0], version=snap.version,
+        nonce=f"bench-{snap.version}", player_key=snap.seats[seat].player_key,
     )
     return True

@@ -100,7 +100,6 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     language (``SocketLanguageMixin``); shared renders are keyed by it."""
 
     table_id: int
-    group: str
     access: TableAccess | None = None
     player_key: str | None = None
     joined: bool = False
@@ -124,7 +123,6 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     async def connect(self) -> None:
         runtime.remember_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.group = services.table_group(self.table_id)
         self.shown = screen_units.Shown()
         self.screen_lock = asyncio.Lock()
         # Join first, read second: a change between the two is then never missed
@@ -200,7 +198,9 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         if self.session_group:
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
         if on_seat:
-            await db_work(services.seat_connection_close)(channel_name=self.channel_name)
+            await db_work(services.seat_connection_close)(
+                channel_name=self.channel_name
+            )
 
     def present_on_seat(self) -> bool:
         return self.joined and self.access is not None and self.access.seat is not None
@@ -373,10 +373,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             # After the game: the seat's answer to the game's own question.
             try:
                 services.end_answer_submit(
-                    table_id=table.pk,
-                    seat=seat,
-                    answer=data.get("answer"),
-                    player_key=self.player_key,
+                    table_id=table.pk, seat=seat, answer=data.get("answer"), player_key=self.player_key
                 )
             except services.ActionRefused as refused:
                 return self._refusal(refused)
@@ -413,9 +410,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             if refused.code in RERENDER_CODES:
                 return self._refusal(refused)
             # The engine's refusal, in the game's words (some with context).
-            return rendering.refusal_text(
-                rendering.snapshot(self.table_id), seat, refused.code, action
-            )
+            return rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
         stamp = services.broadcast_stamp_take(table_id=self.table_id)
         # The mover's new screen is drawn from the table as the move committed
         # it (no second read): the very snapshot the broadcast's sockets here

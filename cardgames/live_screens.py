@@ -163,9 +163,9 @@ def _shared_screen(
 # the other seats' and the projector's copy them. Kept with the snapshot they
 # were drawn from, and reused only for that very snapshot: two reads under one
 # stamp (a broadcast racing the mover's reply) never mix.
-_SHARED_PARTS: OrderedDict[
-    tuple[Any, ...], tuple[rendering.Snapshot, dict[tuple[Any, ...], str]]
-] = OrderedDict()
+_SHARED_PARTS: OrderedDict[tuple[Any, ...], tuple[rendering.Snapshot, dict[tuple[Any, ...], str]]] = (
+    OrderedDict()
+)
 
 
 def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...], str]:

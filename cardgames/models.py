@@ -81,9 +81,7 @@ class Seat(models.Model):
 
 
 class GameState(models.Model):
-    table = models.OneToOneField(
-        Table, on_delete=models.CASCADE, primary_key=True, related_name="gamestate"
-    )
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="gamestate")
     state = models.JSONField()
     # Bumped by every applied action; a move carries the version it was drawn
     # from, and the save is a compare-and-set on it.

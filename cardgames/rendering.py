@@ -260,11 +260,7 @@ def _how_to_play(game: str, language: str) -> list[dict[str, str]]:
     for picture, text in ui.get(game).how_to_play:
         is_file = "/" in picture
         steps.append(
-            {
-                "src": static(picture) if is_file else "",
-                "emoji": "" if is_file else picture,
-                "text": str(text),
-            }
+            {"src": static(picture) if is_file else "", "emoji": "" if is_file else picture, "text": str(text)}
         )
     return steps
 

@@ -92,11 +92,7 @@ class Screen:
                     parts.append(lines)
                     continue
                 tag = unit[: unit.index(">")]
-                parts.append(
-                    unit
-                    if "hx-swap-oob" in tag
-                    else unit.replace(" data-unit", " data-unit" + _OOB, 1)
-                )
+                parts.append(unit if "hx-swap-oob" in tag else unit.replace(" data-unit", " data-unit" + _OOB, 1))
         shown.units = dict(self.units)
         return "".join(parts)
 
@@ -159,9 +155,7 @@ def _list_update(old: str, new: str) -> str | None:
     parts = []
     if added:
         lines = "".join(html for _name, html in after.items[:added])
-        parts.append(
-            f'<{after.tag} hx-swap-oob="afterbegin:#{after.list_id}">{lines}</{after.tag}>'
-        )
+        parts.append(f'<{after.tag} hx-swap-oob="afterbegin:#{after.list_id}">{lines}</{after.tag}>')
     for name, html in kept:
         if shown[name] != html:
             opening = html[: html.index(">")]
@@ -235,9 +229,7 @@ def apply_update(screen: str, message: str) -> str:
         # whole, as the template drew them; only "true" was ever stripped).
         replacement = ""
         if how != "delete":
-            replacement = (
-                element.replace(_OOB, "", 1) if how == "true" else _SWAP.sub("", element, 1)
-            )
+            replacement = element.replace(_OOB, "", 1) if how == "true" else _SWAP.sub("", element, 1)
         screen = screen[: found[0]] + replacement + screen[found[1] :]
     return screen
 

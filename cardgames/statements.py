@@ -51,9 +51,7 @@ class _Reader:
 
     def build(self, row: Sequence[Any], start: int, db: BaseDatabaseWrapper) -> models.Model:
         values = []
-        for value, (converters, column) in zip(
-            row[start : start + self.width], self.converters, strict=True
-        ):
+        for value, (converters, column) in zip(row[start : start + self.width], self.converters, strict=True):
             for convert in converters:
                 value = convert(value, column, db)
             values.append(value)
@@ -170,9 +168,7 @@ def _insert_sql(model: type[models.Model], names: tuple[str, ...], vendor: str, 
     quote = connection.ops.quote_name
     columns = ", ".join(quote(model._meta.get_field(name).column) for name in names)
     row = "(" + ", ".join(["%s"] * len(names)) + ")"
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES " + ", ".join(
-        [row] * rows
-    )
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES " + ", ".join([row] * rows)
 
 
 def _insert(model: type[models.Model], rows: Sequence[dict[str, Any]]) -> None:
@@ -222,9 +218,7 @@ def move_insert(
     )
 
 
-def events_insert(
-    *, table_id: int, version: int, first_seq: int, events: Iterable[dict[str, Any]]
-) -> None:
+def events_insert(*, table_id: int, version: int, first_seq: int, events: Iterable[dict[str, Any]]) -> None:
     """A change's events, numbered from ``first_seq``; each private event
     keeps who may see it (``visible_to``)."""
     _insert(

@@ -26,13 +26,10 @@ TESTING = env.bool("TESTING", default=False)
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
 # A development key is fine off production; production refuses to start without one.
 SECRET_KEY = env.str(
-    "DJANGO_SECRET_KEY",
-    default="" if PRODUCTION else "dev-only-insecure-key-change-me-00000000000000000",
+    "DJANGO_SECRET_KEY", default="" if PRODUCTION else "dev-only-insecure-key-change-me-00000000000000000"
 )
 if PRODUCTION and len(SECRET_KEY) < 50:
-    raise ImproperlyConfigured(
-        "DJANGO_SECRET_KEY must be set to a random string of 50+ characters."
-    )
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set to a random string of 50+ characters.")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 

@@ -17,14 +17,5 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
     body = str(os.getpid()).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": [
-                (b"content-type", b"text/plain"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

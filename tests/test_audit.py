@@ -11,19 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_audit_says_plainly_when_the_service_is_unreachable() -> None:
     result = subprocess.run(
-        [
-            sys.executable,
-            "scripts/audit.py",
-            "--probe-url",
-            "http://127.0.0.1:9/",
-            "--timeout",
-            "2",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
+        [sys.executable, "scripts/audit.py", "--probe-url", "http://127.0.0.1:9/", "--timeout", "2"],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=60,
     )
     assert result.returncode == 0
     assert "not reachable" in result.stdout and "NOT audited" in result.stdout

@@ -30,9 +30,7 @@ def test_health_says_which_part_fails_without_details(client: Client, monkeypatc
     assert b"secret" not in response.content and b"10.0.0.7" not in response.content
 
 
-def test_health_fails_when_the_channel_layer_does_not_deliver(
-    client: Client, monkeypatch: Any
-) -> None:
+def test_health_fails_when_the_channel_layer_does_not_deliver(client: Client, monkeypatch: Any) -> None:
     async def silent() -> None:
         raise ConnectionError("redis down")
 

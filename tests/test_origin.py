@@ -19,9 +19,7 @@ pytestmark = [
 ]
 
 
-async def _connects(
-    table_id: int, key: str, origin: bytes | None, host: bytes = b"testserver"
-) -> bool:
+async def _connects(table_id: int, key: str, origin: bytes | None, host: bytes = b"testserver") -> bool:
     from config.asgi import application
 
     headers = [(b"host", host), (b"cookie", f"sessionid={key}".encode())]
@@ -59,6 +57,4 @@ async def test_12_the_port_of_the_host_header_counts(settings) -> None:
     host = b"testserver:8081"
     assert await _connects(table.pk, key, b"http://testserver:8081", host=host)
     assert not await _connects(table.pk, key, b"http://testserver", host=host)
-    assert not await _connects(
-        table.pk, key, b"http://evil.example:8081", host=b"evil.example:8081"
-    )
+    assert not await _connects(table.pk, key, b"http://evil.example:8081", host=b"evil.example:8081")

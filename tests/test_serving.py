@@ -70,18 +70,10 @@ def test_a_burst_of_tablets_is_spread_over_the_workers_and_survives_a_killed_one
     env = dict(os.environ, REDIS_URL="redis://127.0.0.1:6379/9", DJANGO_DEBUG="0")
     server = subprocess.Popen(
         [
-            sys.executable,
-            "manage.py",
-            "serve",
-            "--workers",
-            "2",
-            "--port",
-            str(port),
-            "--app",
-            "tests.serving_app:app",
+            sys.executable, "manage.py", "serve", "--workers", "2", "--port", str(port),
+            "--app", "tests.serving_app:app",
         ],
-        cwd=ROOT,
-        env=env,
+        cwd=ROOT, env=env,
     )
     try:
         workers = _wait_for_workers(port, 2, time.monotonic() + 60)

@@ -16,12 +16,7 @@ def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     clean.update(env)
     return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=clean,
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, check=False
     )
 
 
@@ -68,11 +63,7 @@ def test_database_url_switches_to_postgresql_and_redis_url_to_channels_redis() -
     clean.pop("CONN_MAX_AGE", None)
     out = subprocess.run(
         [sys.executable, "-c", "import django; django.setup();" + code],
-        cwd=ROOT,
-        env=clean,
-        capture_output=True,
-        text=True,
-        check=True,
+        cwd=ROOT, env=clean, capture_output=True, text=True, check=True,
     ).stdout.splitlines()
     # PostgreSQL through a bounded pool (6 connections per worker, no persistent ones).
     assert out[0] == "django.db.backends.postgresql 0 6"
@@ -92,20 +83,11 @@ def test_embedded_default_is_sqlite_wal_immediate_with_in_memory_layer() -> None
         "print(s.CHANNEL_LAYERS['default']['BACKEND'])"
     )
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "SQLITE_PATH": str(ROOT / ".pytest_cache" / "wal-check.sqlite3"),
-        }
-    )
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "SQLITE_PATH": str(ROOT / ".pytest_cache" / "wal-check.sqlite3")})
     (ROOT / ".pytest_cache").mkdir(exist_ok=True)
     out = subprocess.run(
         [sys.executable, "-c", "import django; django.setup();" + code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
     ).stdout.split("\n")
     assert out[0] == "django.db.backends.sqlite3 IMMEDIATE True"
     assert out[1] == "wal"

@@ -25,9 +25,7 @@ MAX_ANSWER_DIGITS = 3
 MAX_COMPUTE_MS = 3_600_000
 
 
-def end_answer_submit(
-    *, table_id: int, seat: int, answer: Any, player_key: str | None
-) -> dict[str, Any]:
+def end_answer_submit(*, table_id: int, seat: int, answer: Any, player_key: str | None) -> dict[str, Any]:
     """Check ``seat``'s answer against the game's question, once.
 
     Takes the table's lock (``select_for_update``), then the seat's row, so two

@@ -88,9 +88,7 @@ def card_choose(
         raise ActionRefused("card_not_in_hand", game=table.game)
     choice = {"card": card, "version": version}
     now = timezone.now()
-    Seat.objects.filter(table_id=table.pk, index=seat).update(
-        pending_choice=choice, pending_since=now
-    )
+    Seat.objects.filter(table_id=table.pk, index=seat).update(pending_choice=choice, pending_since=now)
     for row in snap.seats:
         if row.index == seat:
             row.pending_choice, row.pending_since = choice, now

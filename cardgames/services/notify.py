@@ -81,10 +81,7 @@ async def group_send_retried(table_id: int, message: dict[str, Any], group: str)
                 )
             else:
                 logger.warning(
-                    "table %s: %s send failed (%r), trying again",
-                    table_id,
-                    message.get("type"),
-                    exc,
+                    "table %s: %s send failed (%r), trying again", table_id, message.get("type"), exc
                 )
 
 
@@ -112,19 +109,13 @@ def table_notify(*, table_id: int, message: dict[str, Any], group: str | None = 
     logged as lost; it never undoes the committed change."""
     # The stamp names this broadcast: the sockets of the table in one process
     # share a single read of the table for it (see live_screens.shared_snapshot).
-    message = {
-        **message,
-        "table_id": table_id,
-        "stamp": message.get("stamp") or secrets.token_hex(8),
-    }
+    message = {**message, "table_id": table_id, "stamp": message.get("stamp") or secrets.token_hex(8)}
     if message.get("type") == "table.changed":
         _stamps.__dict__.setdefault("by_table", {})[table_id] = message["stamp"]
     group = group or table_group(table_id)
     loop = _server_loop()
     if loop is not None:
-        future = asyncio.run_coroutine_threadsafe(
-            group_send_retried(table_id, message, group), loop
-        )
+        future = asyncio.run_coroutine_threadsafe(group_send_retried(table_id, message, group), loop)
         _pending.add(future)
         future.add_done_callback(_pending.discard)
         return

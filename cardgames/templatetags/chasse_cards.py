@@ -31,14 +31,7 @@ def _text(value: Any) -> str:
 
 @lru_cache(maxsize=4096)
 def _card_form(
-    card_id: Any,
-    kind: Any,
-    value: Any,
-    legal: bool,
-    chosen: bool,
-    aria: Any,
-    face: Any,
-    enabled: bool,
+    card_id: Any, kind: Any, value: Any, legal: bool, chosen: bool, aria: Any, face: Any, enabled: bool
 ) -> str:
     """One card of the hand: a form a tap sends (``choose``), its button
     disabled when the card cannot be played now."""
@@ -76,6 +69,7 @@ def hand_cards(hand: Iterable[Mapping[str, Any]], my_turn: bool) -> SafeString:
     return mark_safe("".join(forms))  # every value above is escaped
 
 
+
 @lru_cache(maxsize=4096)
 def _player_line(
     language: str,
@@ -106,9 +100,7 @@ def _player_line(
         avatar = _text(name[:1].upper())
     me_tag = f'<span class="cg-me-tag">{gettext("toi")}</span>' if is_me else ""
     token_row = '<span class="cg-token"></span>' * int(tokens or 0)
-    tokens_said = ngettext("%(n)s carte blanche", "%(n)s cartes blanches", tokens) % {
-        "n": _text(tokens)
-    }
+    tokens_said = ngettext("%(n)s carte blanche", "%(n)s cartes blanches", tokens) % {"n": _text(tokens)}
     hand_said = ngettext("%(n)s carte en main", "%(n)s cartes en main", hand_count) % {
         "n": _text(hand_count)
     }
@@ -116,9 +108,7 @@ def _player_line(
     if not over and (turn_by_state or is_current):
         extra = " cg-turn-if-current" if turn_by_state else ""
         says = gettext("à toi") if is_me else gettext("joue")
-        turn_tag = (
-            f'<span class="cg-turn-tag{extra}"><span aria-hidden="true">▶</span> {says}</span>'
-        )
+        turn_tag = f'<span class="cg-turn-tag{extra}"><span aria-hidden="true">▶</span> {says}</span>'
     return (
         f'\n<li id="cg-player-{index}" data-unit class="{classes}" data-seat="{index}">\n'
         f'<span class="cg-avatar" aria-hidden="true">{avatar}</span>\n'

@@ -39,9 +39,7 @@ def _line(name: str, kind: str, icon: str, text: str, is_new: bool) -> str:
 
 
 @register.simple_tag
-def event_lines(
-    lines: Iterable[Mapping[str, Any]], items: str = "", latest_key: Any = ""
-) -> SafeString:
+def event_lines(lines: Iterable[Mapping[str, Any]], items: str = "", latest_key: Any = "") -> SafeString:
     """The ``<li>`` of each line; with ``items`` (the list's name), named lines
     and the separator after the newest move's lines."""
     separator = f'<li data-line="{conditional_escape(items)}-sep-{conditional_escape(latest_key)}" class="cg-sep" hidden></li>'

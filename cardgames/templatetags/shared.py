@@ -68,9 +68,7 @@ def _block(parser: Parser, token: Token) -> tuple[list[FilterExpression], NodeLi
     """The values after the tag's name, and the block up to its end tag."""
     name, *bits = token.split_contents()
     if not bits:
-        raise template.TemplateSyntaxError(
-            f"{{% {name} %}} needs a name, e.g. {{% {name} 'board' %}}"
-        )
+        raise template.TemplateSyntaxError(f"{{% {name} %}} needs a name, e.g. {{% {name} 'board' %}}")
     nodelist = parser.parse((f"end{name}",))
     parser.delete_first_token()
     return [parser.compile_filter(bit) for bit in bits], nodelist

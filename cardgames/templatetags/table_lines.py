@@ -42,13 +42,9 @@ def notice_html(
     turn). Swapped by its content, so the region itself stays and screen
     readers hear it."""
     swap = ' hx-swap-oob="innerHTML"' if oob else ""
-    parts = [
-        f'<div id="table-notice" data-unit class="cg-notice"{swap} aria-live="polite" aria-atomic="true">'
-    ]
+    parts = [f'<div id="table-notice" data-unit class="cg-notice"{swap} aria-live="polite" aria-atomic="true">']
     if notice:
-        parts.append(
-            f'<p class="cg-notice-text"><span aria-hidden="true">⚠️</span> {_text(notice)}</p>'
-        )
+        parts.append(f'<p class="cg-notice-text"><span aria-hidden="true">⚠️</span> {_text(notice)}</p>')
     if announce and started:
         parts.append('<p class="visually-hidden cg-say">')
         if latest:
@@ -60,9 +56,7 @@ def notice_html(
             # As {% blocktranslate %} does: the value escaped, the sentence as translated.
             parts.append(gettext("Total : %(total)s.") % {"total": _text(total)} + " ")
         if my_turn:
-            parts.append(
-                gettext("C'est ton tour !")
-            )  # a sentence we wrote: not escaped, as {% translate %}
+            parts.append(gettext("C'est ton tour !"))  # a sentence we wrote: not escaped, as {% translate %}
         parts.append("</p>")
     parts.append("</div>")
     return mark_safe("".join(parts))  # every value above is escaped
@@ -81,9 +75,7 @@ def state_html(
     and what the page's script reads (whose turn, the table's status)."""
     current = (view or {}).get("current_seat")
     nonce_input = (
-        f'<input type="hidden" id="table-nonce" name="nonce" value="{_text(nonce)}">'
-        if nonce
-        else ""
+        f'<input type="hidden" id="table-nonce" name="nonce" value="{_text(nonce)}">' if nonce else ""
     )
     return mark_safe(  # every value is escaped
         f'<div id="table-state" data-unit hidden data-version="{_text(version)}"'

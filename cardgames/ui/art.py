@@ -20,13 +20,7 @@ from __future__ import annotations
 from typing import Final
 
 PURRFECT_CATS: Final[int] = 7
-PINOCCHIO_GARMENTS: Final[tuple[str, ...]] = (
-    "bonnet",
-    "noeud_papillon",
-    "chemise",
-    "pantalon",
-    "sabots",
-)
+PINOCCHIO_GARMENTS: Final[tuple[str, ...]] = ("bonnet", "noeud_papillon", "chemise", "pantalon", "sabots")
 PINOCCHIO_COLOURS: Final[tuple[str, ...]] = ("rouge", "bleu", "jaune")
 PINOCCHIO_PATTERNS: Final[dict[str, str]] = {"rouge": "dots", "bleu": "stripes", "jaune": "zigzag"}
 PICKTURA_WORKS: Final[int] = 12
@@ -34,12 +28,7 @@ PICKTURA_SIZE: Final[int] = 200
 
 # Quarter numbers as the engine gives them (``card % 4``), in reading order.
 PICKTURA_QUARTERS: Final[tuple[int, ...]] = (0, 1, 2, 3)
-_QUARTER_ORIGINS: Final[dict[int, tuple[int, int]]] = {
-    0: (0, 0),
-    1: (100, 0),
-    2: (0, 100),
-    3: (100, 100),
-}
+_QUARTER_ORIGINS: Final[dict[int, tuple[int, int]]] = {0: (0, 0), 1: (100, 0), 2: (0, 100), 3: (100, 100)}
 
 
 def purrfect_cat_src(cat: int) -> str:

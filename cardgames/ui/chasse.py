@@ -24,20 +24,13 @@ from cardgames.parsing import whole_number
 from cardgames.ui import generic
 
 TITLE = _("La Chasse aux Souris")
-PITCH = _(
-    "Calcul mental : pose une carte, annonce le nouveau total, évite les dizaines et la cible."
-)
+PITCH = _("Calcul mental : pose une carte, annonce le nouveau total, évite les dizaines et la cible.")
 ICON = "img/mouse.svg"
 HOW_TO_PLAY: list[tuple[str, Promise]] = [
     ("🎴", _("À ton tour, touche une carte de ta main.")),
     ("🔢", _("Calcule le nouveau total et tape-le, puis OK.")),
     ("⚠️", _("Si le total tombe sur une dizaine, tu perds une carte blanche.")),
-    (
-        "🎯",
-        _(
-            "Si le total atteint la cible ou plus, tu perds une carte blanche et la manche s'arrête."
-        ),
-    ),
+    ("🎯", _("Si le total atteint la cible ou plus, tu perds une carte blanche et la manche s'arrête.")),
     ("🏆", _("Garde le plus de cartes blanches possible !")),
 ]
 
@@ -304,15 +297,7 @@ def seat_context(
         # Everything the hand is drawn from, so a worker draws it again only
         # when it changed ({% kept %} in chasse/seat.html).
         "hand_key": tuple(
-            (
-                c.get("id"),
-                c.get("kind"),
-                c.get("value"),
-                c["legal"],
-                c["chosen"],
-                c["aria"],
-                c["face"],
-            )
+            (c.get("id"), c.get("kind"), c.get("value"), c["legal"], c["chosen"], c["aria"], c["face"])
             for c in hand
         ),
         "discard_only": discard_only,
@@ -654,7 +639,9 @@ def events_context(
         for key, events in reversed(moves):
             if events[0].get("seat") == seat:
                 lines = [
-                    line for line in explain(key, events) if line["kind"] != "info" and shown(line)
+                    line
+                    for line in explain(key, events)
+                    if line["kind"] != "info" and shown(line)
                 ]
                 mine = {"key": key, "lines": lines, "new": key == latest_key}
                 pinned = {(key, line["text"]) for line in lines}
@@ -677,7 +664,9 @@ def events_context(
         "mine": mine,
         "recent": recent[:RECENT_LINES],
         "log_lines": recent[:LOG_LINES],
-        "latest": [line for line in explain(*moves[-1]) if shown(line)] if moves else [],
+        "latest": [line for line in explain(*moves[-1]) if shown(line)]
+        if moves
+        else [],
         # Changes with every move, so the browser replays the gentle animation
         # for new events only when the key changes (see _play.css).
         "latest_key": latest_key,

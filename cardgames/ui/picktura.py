@@ -42,9 +42,7 @@ PUBLIC_TEMPLATE = "cardgames/picktura/public.html"
 SCRIPT = "js/picktura.js"
 
 TITLE = _("Picktura")
-PITCH = _(
-    "Réunis les quatre quarts de tableaux célèbres et expose-les. À la fin, compte tes points."
-)
+PITCH = _("Réunis les quatre quarts de tableaux célèbres et expose-les. À la fin, compte tes points.")
 ICON = art.picktura_work_src(1)
 
 # ---------------------------------------------------------------- options
@@ -219,13 +217,7 @@ def exhibit_info(exhibit: Mapping[str, Any], index: int) -> dict[str, Any]:
     slots: list[dict[str, Any]] = []
     for quarter in art.PICKTURA_QUARTERS:
         if quarter in by_quarter:
-            slots.append(
-                {
-                    "kind": "real",
-                    "quarter": quarter,
-                    "viewbox": art.picktura_quarter_viewbox(quarter),
-                }
-            )
+            slots.append({"kind": "real", "quarter": quarter, "viewbox": art.picktura_quarter_viewbox(quarter)})
         elif blanks:
             blanks.pop()
             slots.append({"kind": "blank", "quarter": quarter})
@@ -283,7 +275,7 @@ def end_question(view: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def written_sum(addends: Sequence[int], total: int) -> str:
-    """ "6 + 3 + 2 = 11"; with nothing to add, "0"."""
+    """"6 + 3 + 2 = 11"; with nothing to add, "0"."""
     if not addends:
         return str(total)
     if len(addends) == 1:
@@ -430,9 +422,7 @@ def seat_context(
         "exhibit_draws": exhibit_draws,
         "exhibit_draws_data": ",".join(f"{k}:{n}" for k, n in sorted(exhibit_draws.items())),
         "can_lay": bool(kinds & set(LAYS)),
-        "my_exhibits": players_exhibits[me]
-        if isinstance(me, int) and me < len(players_exhibits)
-        else [],
+        "my_exhibits": players_exhibits[me] if isinstance(me, int) and me < len(players_exhibits) else [],
         "player_extras": extras,
         "scoring": scoring_rows(),
         "rebuilds": view.get("rebuilds", 0),
@@ -440,9 +430,7 @@ def seat_context(
         "my_score": view.get("my_score"),
         "end_reason": _end_reason(view.get("end_reason")) if over else "",
         "sum_question": question if asking else None,
-        "blanks_in_hand_range": range(question["blanks_in_hand"])
-        if question and asking
-        else range(0),
+        "blanks_in_hand_range": range(question["blanks_in_hand"]) if question and asking else range(0),
         "sum_result": sum_result,
         "show_ranking": over and not asking,
         "keypad": [7, 8, 9, 4, 5, 6, 1, 2, 3],
@@ -459,9 +447,7 @@ def _card_words(card: Mapping[str, Any] | None) -> str:
     return gettext("une carte du tableau n° %(n)s") % {"n": card.get("artwork")}
 
 
-def explain(
-    event: Mapping[str, Any], seat_names: Sequence[str], me: int | None
-) -> dict[str, str] | None:
+def explain(event: Mapping[str, Any], seat_names: Sequence[str], me: int | None) -> dict[str, str] | None:
     """One line a child reads for an event (``None``: nothing worth a line).
     ``me`` turns a name into "tu" for the seat's own events."""
     kind = event.get("type")
@@ -469,17 +455,11 @@ def explain(
     you = me is not None and seat == me
     name = _name(seat_names, seat)
     if kind == "game_start":
-        return {
-            "kind": "round",
-            "icon": "🖼",
-            "text": gettext("La partie commence : chacun reçoit 5 cartes."),
-        }
+        return {"kind": "round", "icon": "🖼", "text": gettext("La partie commence : chacun reçoit 5 cartes.")}
     if kind == "deal":
         return {"kind": "info", "icon": "🃏", "text": gettext("Tu reçois tes 5 cartes.")}
     if kind == "turn":
-        text = (
-            gettext("C'est ton tour !") if you else gettext("Au tour de %(name)s.") % {"name": name}
-        )
+        text = gettext("C'est ton tour !") if you else gettext("Au tour de %(name)s.") % {"name": name}
         return {"kind": "turn", "icon": "⭐" if you else "⏳", "text": text}
     if kind == "draw":
         if event.get("from") == VISIBLE:
@@ -516,11 +496,7 @@ def explain(
         if kind == "exhibit":
             size = len(event.get("cards") or [])
             text = (
-                ngettext(
-                    "Tu exposes %(n)s carte de « %(title)s ».",
-                    "Tu exposes %(n)s cartes de « %(title)s ».",
-                    size,
-                )
+                ngettext("Tu exposes %(n)s carte de « %(title)s ».", "Tu exposes %(n)s cartes de « %(title)s ».", size)
                 if you
                 else ngettext(
                     "%(name)s expose %(n)s carte de « %(title)s ».",
@@ -544,9 +520,7 @@ def explain(
             text = (
                 gettext("Tu remplaces la toile blanche de « %(title)s » par la vraie carte.")
                 if you
-                else gettext(
-                    "%(name)s remplace la toile blanche de « %(title)s » par la vraie carte."
-                )
+                else gettext("%(name)s remplace la toile blanche de « %(title)s » par la vraie carte.")
             ) % {"name": name, "title": title}
         text += " " + ngettext("(%(n)s point)", "(%(n)s points)", int(points or 0)) % {"n": points}
         return {"kind": "good" if event.get("picktura") else "info", "icon": "🖼", "text": text}
@@ -562,17 +536,11 @@ def explain(
         return {
             "kind": "round",
             "icon": "♻",
-            "text": gettext(
-                "La pile cachée est vide : on retourne la pile visible (%(n)s sur %(limit)s)."
-            )
+            "text": gettext("La pile cachée est vide : on retourne la pile visible (%(n)s sur %(limit)s).")
             % {"n": event.get("rebuilds"), "limit": event.get("limit")},
         }
     if kind == "draw_skipped":
-        return {
-            "kind": "info",
-            "icon": "∅",
-            "text": gettext("Les piles sont vides : pas de carte à piocher."),
-        }
+        return {"kind": "info", "icon": "∅", "text": gettext("Les piles sont vides : pas de carte à piocher.")}
     if kind == "turn_skipped":
         text = (
             gettext("Tu ne peux rien faire : ton tour passe.")
@@ -603,10 +571,7 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         rows.append((gettext("Au tour de"), _name(seat_names, current)))
     scores = view.get("exhibit_scores") or []
     rows.append(
-        (
-            gettext("Points exposés"),
-            " · ".join(f"{_name(seat_names, s)} : {n}" for s, n in enumerate(scores)),
-        )
+        (gettext("Points exposés"), " · ".join(f"{_name(seat_names, s)} : {n}" for s, n in enumerate(scores)))
     )
     rows.append(
         (gettext("Pile refaite"), f"{view.get('rebuilds', 0)} / {view.get('rebuild_limit', 2)}")

@@ -50,9 +50,7 @@ def cartel(work_id: int) -> Cartel:
         "artist": work["artist"],
         "year": work["year_label"],
         "about": gettext_lazy(work["cartel"]),
-        "credit": format_lazy(
-            gettext_lazy(CREDIT_FORMAT), artist=work["artist"], title=title, year=work["year_label"]
-        ),
+        "credit": format_lazy(gettext_lazy(CREDIT_FORMAT), artist=work["artist"], title=title, year=work["year_label"]),
     }
 
 

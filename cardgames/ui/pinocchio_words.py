@@ -86,11 +86,7 @@ def garment_word(lang: str, garment: str) -> str:
 
 def colour_word(lang: str, colour: str) -> str:
     """The colour's dictionary form: "bleu", "blau", "blue"."""
-    table = {
-        "fr": {c: forms[0] for c, forms in _FR_COLOURS.items()},
-        "de": _DE_COLOURS,
-        "en": _EN_COLOURS,
-    }
+    table = {"fr": {c: forms[0] for c, forms in _FR_COLOURS.items()}, "de": _DE_COLOURS, "en": _EN_COLOURS}
     try:
         return table[lang][colour]
     except KeyError:

@@ -32,9 +32,7 @@ PUBLIC_TEMPLATE = "cardgames/purrfect/public.html"
 SCRIPT = "js/purrfect.js"
 
 TITLE = _("Purrfect")
-PITCH = _(
-    "Échangez des cartes en secret pour réunir 9 chats pareils. Tout le monde joue en même temps."
-)
+PITCH = _("Échangez des cartes en secret pour réunir 9 chats pareils. Tout le monde joue en même temps.")
 ICON = art.purrfect_cat_src(0)
 
 # ---------------------------------------------------------------- options
@@ -100,9 +98,7 @@ def explain_refusal(
     from the public ``trade_done`` event. ``None``: the plain sentence."""
     offer_id = action.get("offer")
     if code == "wrong_count":
-        meow = next(
-            (o.get("meow") for o in view.get("offers") or [] if o.get("id") == offer_id), None
-        )
+        meow = next((o.get("meow") for o in view.get("offers") or [] if o.get("id") == offer_id), None)
         if meow:
             return gettext(
                 "Regarde le tableau des miaous : combien de cartes demande « %(meow)s » ?"
@@ -300,8 +296,7 @@ def explain(
         return {
             "kind": "round",
             "icon": "🃏",
-            "text": gettext("Manche %(round)s : chacun reçoit 9 cartes.")
-            % {"round": event.get("round")},
+            "text": gettext("Manche %(round)s : chacun reçoit 9 cartes.") % {"round": event.get("round")},
         }
     if kind == "offer_made":
         text = (
@@ -311,11 +306,7 @@ def explain(
         ) % {"name": name, "meow": event.get("meow")}
         return {"kind": "info", "icon": "🙀", "text": text}
     if kind == "offer_withdrawn":
-        text = (
-            gettext("Tu retires ton offre.")
-            if you
-            else gettext("%(name)s retire son offre.") % {"name": name}
-        )
+        text = gettext("Tu retires ton offre.") if you else gettext("%(name)s retire son offre.") % {"name": name}
         return {"kind": "info", "icon": "↩", "text": text}
     if kind == "trade_done":
         seats = list(event.get("seats") or [])
@@ -361,19 +352,13 @@ def explain(
         return {"kind": "over", "icon": "🏆", "text": text}
     if kind == "round_over":
         if event.get("stalled"):
-            text = gettext("La manche %(round)s s'arrête : personne n'a réussi.") % {
-                "round": event.get("round")
-            }
+            text = gettext("La manche %(round)s s'arrête : personne n'a réussi.") % {"round": event.get("round")}
         else:
             text = gettext("Fin de la manche %(round)s.") % {"round": event.get("round")}
         return {"kind": "round", "icon": "🏁", "text": text}
     if kind == "game_over":
         winners = ", ".join(_name(seat_names, s) for s in event.get("winners") or [])
-        return {
-            "kind": "over",
-            "icon": "🏆",
-            "text": gettext("Partie terminée ! Bravo %(names)s !") % {"names": winners},
-        }
+        return {"kind": "over", "icon": "🏆", "text": gettext("Partie terminée ! Bravo %(names)s !") % {"names": winners}}
     return None
 
 
@@ -422,8 +407,7 @@ def _round_summary(
         if me is None and len(history) - index > PUBLIC_SUMMARY_EVENTS:
             return None  # the projector shows it a while, then the new round
         if me is not None and any(
-            later.get("seat") == me
-            and later.get("type") in ("offer_made", "offer_withdrawn", "claim_failed")
+            later.get("seat") == me and later.get("type") in ("offer_made", "offer_withdrawn", "claim_failed")
             for later in history[index + 1 :]
         ):
             return None
@@ -466,11 +450,7 @@ def _arrived(history: Sequence[Mapping[str, Any]], me: int | None) -> dict[str, 
         if kind == "round_started":
             return None
         if kind == "cards_received":
-            return {
-                "offer": event.get("offer"),
-                "cards": list(event.get("cards") or []),
-                "from": event.get("from"),
-            }
+            return {"offer": event.get("offer"), "cards": list(event.get("cards") or []), "from": event.get("from")}
         if kind == "offer_made" and event.get("seat") == me:
             return None
     return None
@@ -508,16 +488,16 @@ def events_context(
     just arrived, the last round's summary, the ranking at the end, and whether
     the "how to play" steps open by themselves (before the seat's first move)."""
     acted = seat is not None and any(
-        (
-            e.get("seat") == seat
-            and e.get("type")
-            in ("offer_made", "offer_withdrawn", "claim_failed", "claim_succeeded")
-        )
+        (e.get("seat") == seat and e.get("type") in ("offer_made", "offer_withdrawn", "claim_failed", "claim_succeeded"))
         or (e.get("type") == "trade_done" and seat in (e.get("seats") or []))
         for e in history
     )
     arrived = _arrived(history, seat)
-    mistaken = seat is not None and not view.get("can_claim", True) and not view.get("over")
+    mistaken = (
+        seat is not None
+        and not view.get("can_claim", True)
+        and not view.get("over")
+    )
     return {
         **generic.event_log(history, lambda index: explain(history[index], seat_names, seat)),
         "arrived": arrived,

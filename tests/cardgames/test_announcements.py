@@ -71,8 +71,6 @@ async def test_cards_have_names_a_screen_reader_can_say() -> None:
     hand = re.findall(r'<button[^>]* class="cg-card[^"]*"[^>]*aria-label="([^"]+)"', html)
     assert len(hand) >= 5
     # "Carte addition 5 plus 9": what the card is and its numbers, in words.
-    assert all(re.fullmatch(r"Carte (addition|soustraction|somme|spéciale).*", x) for x in hand), (
-        hand
-    )
+    assert all(re.fullmatch(r"Carte (addition|soustraction|somme|spéciale).*", x) for x in hand), hand
     assert any(re.search(r"\d+ plus \d+", x) for x in hand), hand
     await lea.close()

@@ -108,11 +108,8 @@ def test_two_acceptances_of_one_purrfect_offer_on_threads_make_one_trade(attempt
     engine = engines.get("purrfect")
     state = engine.from_json(GameState.objects.get(table=table).state)
     services.action_submit(
-        table=table,
-        seat=0,
-        action={"type": "offer", "cards": [state.hands[0][0]]},
-        version=None,
-        nonce="offer",
+        table=table, seat=0, action={"type": "offer", "cards": [state.hands[0][0]]},
+        version=None, nonce="offer",
     )
     offer = engine.from_json(GameState.objects.get(table=table).state).offers[-1].id
 

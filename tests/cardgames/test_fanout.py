@@ -46,10 +46,7 @@ def _other_worker_communicator(table_id: int, session_key: str) -> WebsocketComm
     return WebsocketCommunicator(
         app,
         f"/ws/table/{table_id}/",
-        headers=[
-            (b"origin", b"http://testserver"),
-            (b"cookie", f"sessionid={session_key}".encode()),
-        ],
+        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={session_key}".encode())],
     )
 
 
@@ -130,10 +127,7 @@ async def test_a_lost_broadcast_is_logged_and_every_seat_still_reaches_the_new_v
                 await tablet.wait_version(version + 1, timeout=5)
                 assert tablet.version == version + 1
         assert lost, "the broadcast was not even attempted"
-        assert any(
-            "table.changed" in r.getMessage() or "group_send" in r.getMessage()
-            for r in caplog.records
-        )
+        assert any("table.changed" in r.getMessage() or "group_send" in r.getMessage() for r in caplog.records)
     finally:
         for tablet in tablets:
             await tablet.close()

@@ -260,12 +260,8 @@ def _play_any(table_id: int, rng: random.Random, step: int) -> bool:
     legal = engine.legal_actions(state, seat)
     action = engine.bot("medium")(engine.view(state, seat), legal, rng, engine.history(state, seat))
     services.action_submit(
-        table=snap.table,
-        seat=seat,
-        action=action or legal[0],
-        version=snap.version,
-        nonce=f"step-{step}",
-        player_key=snap.seats[seat].player_key,
+        table=snap.table, seat=seat, action=action or legal[0], version=snap.version,
+        nonce=f"step-{step}", player_key=snap.seats[seat].player_key,
     )
     return True
 

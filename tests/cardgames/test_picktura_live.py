@@ -49,9 +49,9 @@ FACE = re.compile(r'viewBox="(\d+) (\d+) 100 100"[^>]*>\s*<image href="[^"]*/wor
 
 def faces_in(html: str) -> set[int]:
     """The cards whose picture is drawn (a quarter of a work)."""
-    return {
-        (int(n) - 1) * 4 + (int(y) // 100) * 2 + int(x) // 100 for x, y, n in FACE.findall(html)
-    }
+    return {(int(n) - 1) * 4 + (int(y) // 100) * 2 + int(x) // 100 for x, y, n in FACE.findall(html)}
+
+
 
 
 def hidden_draws_of(state: Any) -> dict[int, set[int]]:
@@ -78,12 +78,7 @@ def check_secret(html: str, seat: int, state: Any) -> None:
 
 def form_of(action: dict[str, Any], version: int) -> dict[str, Any]:
     """The strings the tablet's forms send for an engine action."""
-    form: dict[str, Any] = {
-        "kind": "act",
-        "move": action["type"],
-        "version": str(version),
-        "nonce": nonce(),
-    }
+    form: dict[str, Any] = {"kind": "act", "move": action["type"], "version": str(version), "nonce": nonce()}
     for key, value in action.items():
         if key == "type":
             continue
@@ -98,9 +93,7 @@ def form_of(action: dict[str, Any], version: int) -> dict[str, Any]:
 
 def _session_with_pupils() -> tuple[Any, list[Any]]:
     session = ClassSessionFactory(game="picktura")
-    pupils = [
-        PupilFactory(school_class=session.school_class, display_name=n) for n in ("Léa", "Tom")
-    ]
+    pupils = [PupilFactory(school_class=session.school_class, display_name=n) for n in ("Léa", "Tom")]
     return session, pupils
 
 
@@ -195,9 +188,7 @@ async def test_a_three_seat_table_plays_to_the_end_then_the_pupils_add_up(settin
         (pupils[1].pk, answers[1], result["scores"][1], False),
     ]
     for record, seat in zip(records, (0, 1), strict=True):
-        assert (
-            record.addends == breakdown[seat]["exhibits"] + [1] * breakdown[seat]["blanks_in_hand"]
-        )
+        assert record.addends == breakdown[seat]["exhibits"] + [1] * breakdown[seat]["blanks_in_hand"]
         assert sum(record.addends) == record.sum
         assert record.compute_ms is not None and record.class_session_id == session.pk
     # A Picktura game leaves no Chasse learning record.

@@ -70,7 +70,9 @@ async def test_a_socket_whose_worker_died_stops_counting_after_its_time_to_live(
     start = timezone.now()
     tom_channel = await database_sync_to_async(
         lambda: list(
-            SeatConnection.objects.filter(seat__index=1).values_list("channel_name", flat=True)
+            SeatConnection.objects.filter(seat__index=1).values_list(
+                "channel_name", flat=True
+            )
         )
     )()
 

@@ -41,6 +41,8 @@ def hand_ids(html: str) -> set[int]:
     return {int(n) for n in HAND_CARDS.findall(html)}
 
 
+
+
 def form_of(action: dict, version: int) -> dict:
     """The strings the tablet's forms send for an engine action."""
     form: dict = {"kind": "act", "version": str(version), "nonce": nonce()}

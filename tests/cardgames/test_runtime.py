@@ -171,18 +171,12 @@ def test_an_opening_socket_judges_when_the_table_is_next_due_from_its_own_read(
     ended = started_table(pupils=1, bots=1, bots_first=True, seed=6)
     services.table_end(table=ended)
     waiting = services.table_create(
-        game="chasse",
-        seats=[pupil_spec(1, "Léa"), pupil_spec(2, "Tom")],
-        options={},
-        seed=8,
-        group_key="test:1",
+        game="chasse", seats=[pupil_spec(1, "Léa"), pupil_spec(2, "Tom")], options={},
+        seed=8, group_key="test:1",
     )
     answers = {}
     for name, table in [
-        ("robot", robot_first),
-        ("timer", timed),
-        ("paused", paused),
-        ("ended", ended),
+        ("robot", robot_first), ("timer", timed), ("paused", paused), ("ended", ended),
         ("waiting", waiting),
     ]:
         snap = rendering.snapshot(table.pk)

@@ -22,9 +22,6 @@ def test_several_workers_are_refused_on_the_in_memory_layer(settings: Any, backe
 
 def test_several_workers_are_allowed_with_redis(settings: Any) -> None:
     settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": ["redis://x"]},
-        }
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": ["redis://x"]}}
     }
     check_workers(4)

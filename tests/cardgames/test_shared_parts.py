@@ -102,10 +102,7 @@ def test_the_screens_drawn_from_a_committed_move_equal_those_of_a_fresh_read(
         movers = [s for s in range(4) if engine.legal_actions(state, s)]
         seat = rng.choice(movers)
         action = engine.bot("easy")(
-            engine.view(state, seat),
-            engine.legal_actions(state, seat),
-            rng,
-            engine.history(state, seat),
+            engine.view(state, seat), engine.legal_actions(state, seat), rng, engine.history(state, seat)
         )
         if action is None:
             continue

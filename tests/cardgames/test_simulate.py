@@ -10,9 +10,7 @@ from django.core.management import CommandError, call_command
 
 def test_simulate_chasse_prints_win_rates_length_mult10_share_and_speed() -> None:
     out = io.StringIO()
-    call_command(
-        "simulate", "chasse", games=20, players=4, levels="hard,easy,easy,easy", seed=1, stdout=out
-    )
+    call_command("simulate", "chasse", games=20, players=4, levels="hard,easy,easy,easy", seed=1, stdout=out)
     text = out.getvalue()
     assert "games per second" in text
     assert "mean rounds per game" in text

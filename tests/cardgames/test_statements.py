@@ -54,11 +54,7 @@ def test_the_compare_and_set_writes_once_and_refuses_a_stale_version() -> None:
     now = timezone.now() + timedelta(seconds=5)
     new_state = {**before.state, "note": "é ✓"}
     assert statements.game_state_save(
-        table_id=table.pk,
-        version=before.version,
-        state=new_state,
-        next_seq=before.next_seq + 2,
-        now=now,
+        table_id=table.pk, version=before.version, state=new_state, next_seq=before.next_seq + 2, now=now
     )
     # The same version again is stale: nothing more is written.
     assert not statements.game_state_save(

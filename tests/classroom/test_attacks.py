@@ -177,13 +177,7 @@ def test_signup_does_not_reveal_whether_an_email_has_an_account() -> None:
 # ------------------------------------------------------------------ 10
 @pytest.mark.parametrize(
     "evil",
-    [
-        "https://evil.example/x",
-        "//evil.example/x",
-        "/\\evil.example/x",
-        "\\\\evil.example",
-        "javascript:alert(1)",
-    ],
+    ["https://evil.example/x", "//evil.example/x", "/\\evil.example/x", "\\\\evil.example", "javascript:alert(1)"],
 )
 def test_10_no_open_redirect_after_regenerating_a_picture_code(evil: str) -> None:
     from tests.factories import PupilFactory
@@ -193,9 +187,7 @@ def test_10_no_open_redirect_after_regenerating_a_picture_code(evil: str) -> Non
     for name in ("classroom:pupil_regenerate", "classroom:pupil_unlock"):
         response = client.post(reverse(name, args=[pupil.pk]), {"next": evil})
         assert response.status_code == 302
-        assert response["Location"] == reverse(
-            "classroom:class_detail", args=[pupil.school_class_id]
-        )
+        assert response["Location"] == reverse("classroom:class_detail", args=[pupil.school_class_id])
     ours = reverse("classroom:class_report", args=[pupil.school_class_id])
     response = client.post(reverse("classroom:pupil_regenerate", args=[pupil.pk]), {"next": ours})
     assert response["Location"] == ours
@@ -239,9 +231,7 @@ def test_08_no_raw_parent_token_in_the_session_table() -> None:
     # read the token back: it was shown once, to the browser that created it.
     other = _teacher(child.school_class)
     link = ParentLink.objects.get(pupil=child)
-    assert (
-        token not in other.get(reverse("classroom:parent_letter", args=[link.pk])).content.decode()
-    )
+    assert token not in other.get(reverse("classroom:parent_letter", args=[link.pk])).content.decode()
     # Revoking forgets it in the creating browser too.
     teacher.post(reverse("classroom:parent_link_revoke", args=[link.pk]))
     assert token not in teacher.get(response["Location"]).content.decode()
@@ -252,9 +242,7 @@ def _code(client: Client, code: str, ip: str) -> Any:
     return client.post("/join", {"code": code}, REMOTE_ADDR=ip)
 
 
-def test_05_a_school_ip_with_its_budget_spent_still_lets_the_right_code_in(
-    monkeypatch: Any,
-) -> None:
+def test_05_a_school_ip_with_its_budget_spent_still_lets_the_right_code_in(monkeypatch: Any) -> None:
     from classroom import ratelimit
     from tests.factories import ClassSessionFactory
 
@@ -332,11 +320,9 @@ def test_01_a_script_trying_every_picture_pair_is_stopped_for_the_teacher() -> N
     # …who sees the card, locked and recently attacked, and unlocks it.
     assert pupil in selectors.locked_pupils(school_class=pupil.school_class)
     assert pupil in selectors.attacked_pupils(school_class=pupil.school_class)
-    html = (
-        _teacher(pupil.school_class)
-        .get(reverse("classroom:class_detail", args=[pupil.school_class_id]))
-        .content.decode()
-    )
+    html = _teacher(pupil.school_class).get(
+        reverse("classroom:class_detail", args=[pupil.school_class_id])
+    ).content.decode()
     assert "Débloquer" in html and "erreurs" in html
     services.pupil_unlock(pupil=pupil)
     # An unlock gives a guesser 5 more tries, not a fresh schedule.
@@ -477,13 +463,8 @@ def test_02_the_printed_class_link_is_no_standing_way_in(monkeypatch: Any) -> No
     # Practice is off until the teacher switches it on: no names at any hour.
     assert stranger.get(f"/practice/{old}/").status_code == 404
     teacher = _teacher(school_class)
-    form = {
-        "name": school_class.name,
-        "level": "CM1",
-        "practice_allowed": "on",
-        "practice_from": "16:30",
-        "practice_until": "19:00",
-    }
+    form = {"name": school_class.name, "level": "CM1", "practice_allowed": "on",
+            "practice_from": "16:30", "practice_until": "19:00"}
     teacher.post(reverse("classroom:class_edit", args=[school_class.pk]), form)
     school_class.refresh_from_db()
     assert school_class.practice_allowed and school_class.practice_from == dt.time(16, 30)
@@ -530,9 +511,7 @@ def test_purge_applies_the_retention_rules() -> None:
     old_log = AccessLog.objects.create(username="t@x", ip_address="1.2.3.4", user_agent="UA")
     AccessLog.objects.filter(pk=old_log.pk).update(attempt_time=now - timedelta(days=60))
     AccessLog.objects.create(username="t@x", ip_address="1.2.3.4", user_agent="UA")
-    attempt = AccessAttempt.objects.create(
-        username="t@x", ip_address="1.2.3.4", failures_since_start=3
-    )
+    attempt = AccessAttempt.objects.create(username="t@x", ip_address="1.2.3.4", failures_since_start=3)
     AccessAttempt.objects.filter(pk=attempt.pk).update(attempt_time=now - timedelta(days=60))
     pupil = PupilFactory(school_class=fresh.school_class)
     old_tablet = TabletLogin.objects.create(
@@ -566,19 +545,14 @@ def test_a_teacher_can_hand_a_parent_everything_stored_about_their_child() -> No
     school_class = SchoolClassFactory()
     pupils = [PupilFactory(school_class=school_class) for _ in range(3)]
     history_write(
-        school_class=school_class,
-        pupils=pupils,
-        sessions=2,
-        seed=5,
-        first_table_id=80_000,
-        end=date(2025, 3, 28),
+        school_class=school_class, pupils=pupils, sessions=2, seed=5,
+        first_table_id=80_000, end=date(2025, 3, 28),
     )
     child = pupils[0]
     lesson = ClassSessionFactory(school_class=school_class)
     Attendance.objects.create(class_session=lesson, pupil=child)
-    TabletLogin.objects.create(
-        class_session=lesson, pupil=child, session_key="k" * 32, device_label="Mozilla/5.0 (iPad)"
-    )
+    TabletLogin.objects.create(class_session=lesson, pupil=child, session_key="k" * 32,
+                               device_label="Mozilla/5.0 (iPad)")
     link, token = parent_link_create(pupil=child, expires_in_days=30)
     teacher = _teacher(school_class)
     page = teacher.get(reverse("classroom:pupil_report", args=[child.pk])).content.decode()

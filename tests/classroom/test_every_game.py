@@ -92,7 +92,9 @@ def test_a_session_opens_and_a_table_starts_for_each_game(
     client: Client, teacher: Any, game: str
 ) -> None:
     school_class = SchoolClassFactory(teacher=teacher)
-    response = client.post(f"/teacher/classes/{school_class.pk}/sessions/new/", _default_form(game))
+    response = client.post(
+        f"/teacher/classes/{school_class.pk}/sessions/new/", _default_form(game)
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     class_session = ClassSession.objects.get(school_class=school_class, ended_at__isnull=True)
     assert class_session.game == game

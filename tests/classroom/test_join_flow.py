@@ -267,7 +267,9 @@ def test_the_live_lock_list_unlocks_a_card_with_the_pages_csrf_header(
     url = f"/teacher/pupils/{leo.pk}/unlock/"
     assert f'hx-post="{url}"' in drawn and "csrfmiddlewaretoken" not in drawn
     back = re.search(r'name="next" value="([^"]+)"', drawn).group(1)
-    answer = teacher.post(url, {"next": back}, headers={"HX-Request": "true", "X-CSRFToken": token})
+    answer = teacher.post(
+        url, {"next": back}, headers={"HX-Request": "true", "X-CSRFToken": token}
+    )
     assert answer["HX-Redirect"] == f"/teacher/sessions/{class_session.pk}/"
     leo.refresh_from_db()
     assert not leo.needs_teacher

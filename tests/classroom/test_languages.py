@@ -77,6 +77,7 @@ async def test_a_german_class_s_tablet_speaks_german_on_pages_and_sockets() -> N
     await socket.disconnect()
 
 
+
 @pytest.mark.django_db
 def test_a_class_without_a_language_leaves_each_tablet_in_its_own() -> None:
     ClassSessionFactory(join_code="246802")

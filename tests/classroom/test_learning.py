@@ -274,7 +274,9 @@ def test_a_second_delivery_of_the_same_move_writes_no_second_row() -> None:
 
 
 @pytest.mark.django_db
-def test_a_record_needs_a_pupil_of_the_class_and_a_late_one_drops_the_sessions_summaries() -> None:
+def test_a_record_needs_a_pupil_of_the_class_and_a_late_one_drops_the_sessions_summaries() -> (
+    None
+):
     """The record's read and its dropping of stale summaries are SQL written
     once (``learning._practice_sql``, ``summaries.summary_record``): a pupil of
     another class gets no row, the session's practice flag is copied, and a
@@ -285,26 +287,12 @@ def test_a_record_needs_a_pupil_of_the_class_and_a_late_one_drops_the_sessions_s
     from classroom.models import PupilSessionSummary
 
     table, _cookies, pupils = _classroom_table({})
-    event = {
-        "type": "card_played",
-        "seat": 0,
-        "card": add(3, 4),
-        "before": 30,
-        "after": 37,
-        "announced": 38,
-        "correct": False,
-    }
+    event = {"type": "card_played", "seat": 0, "card": add(3, 4), "before": 30, "after": 37,
+             "announced": 38, "correct": False}
     kwargs = dict(
-        table=table,
-        seat=0,
-        player_key=pupils[0].player_key,
-        action={},
-        events=[event],
-        version=1,
-        view_before={"total": 30, "target": 100, "round": 1, "hand": [add(3, 4)]},
-        timings={"think_ms": 10, "compute_ms": 20},
-        timed_out=False,
-        by_bot=False,
+        table=table, seat=0, player_key=pupils[0].player_key, action={}, events=[event],
+        version=1, view_before={"total": 30, "target": 100, "round": 1, "hand": [add(3, 4)]},
+        timings={"think_ms": 10, "compute_ms": 20}, timed_out=False, by_bot=False,
     )
     stranger = PupilFactory()  # another class, a real pupil
     learning.on_actions_applied(Table, **{**kwargs, "player_key": stranger.player_key})

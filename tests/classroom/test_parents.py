@@ -213,6 +213,8 @@ def test_parent_links_are_printed_without_confusable_characters(
     import hashlib
 
     legacy = "Ab_1-lO0xYz9QwErTyUiOpAsDfGhJkLz"
-    ParentLink.objects.create(pupil=child, token_hash=hashlib.sha256(legacy.encode()).hexdigest())
+    ParentLink.objects.create(
+        pupil=child, token_hash=hashlib.sha256(legacy.encode()).hexdigest()
+    )
     assert _open(legacy)[1] == 302
     assert _open(legacy.lower())[1] == 404

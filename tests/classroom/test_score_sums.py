@@ -45,13 +45,7 @@ def test_a_record_per_pupil_and_table_and_none_for_strangers() -> None:
     pupil = PupilFactory(school_class=session.school_class)
     stranger = PupilFactory()  # another class
     table = _picktura_table(session, [pupil, stranger])
-    args: dict[str, Any] = {
-        "addends": [6, 3],
-        "total": 9,
-        "answer": 9,
-        "correct": True,
-        "compute_ms": 5,
-    }
+    args: dict[str, Any] = {"addends": [6, 3], "total": 9, "answer": 9, "correct": True, "compute_ms": 5}
     first = score_sums.score_sum_record(table=table, player_key=pupil.player_key, **args)
     again = score_sums.score_sum_record(table=table, player_key=pupil.player_key, **args)
     assert first is not None and again is not None and first.pk == again.pk
@@ -74,13 +68,8 @@ def test_the_report_shows_the_sums_apart_and_the_chasse_figures_do_not_move(
     session = ClassSessionFactory(school_class=school_class, game="picktura")
     table = _picktura_table(session, [pupil, PupilFactory(school_class=school_class)])
     score_sums.score_sum_record(
-        table=table,
-        player_key=pupil.player_key,
-        addends=[6, 3, 2],
-        total=11,
-        answer=10,
-        correct=False,
-        compute_ms=7000,
+        table=table, player_key=pupil.player_key, addends=[6, 3, 2], total=11, answer=10,
+        correct=False, compute_ms=7000,
     )
     after = pupil_report(pupil=pupil).figures
     assert after.summary == before.summary

@@ -69,18 +69,8 @@ async def test_04_a_message_after_the_sign_out_is_refused_even_if_the_close_was_
         cache.incr(revocation._generation_key(key))
 
     await database_sync_to_async(sign_out_quietly)()
-    await leo.send_to(
-        text_data=json.dumps(
-            {
-                "kind": "act",
-                "move": "play",
-                "card": "1",
-                "announce": "10",
-                "version": "1",
-                "nonce": "x1",
-            }
-        )
-    )
+    await leo.send_to(text_data=json.dumps({"kind": "act", "move": "play", "card": "1",
+                                             "announce": "10", "version": "1", "nonce": "x1"}))
     text, code = await _closed(leo)
     assert code == 4002 and "déconnectée" in text
     assert await database_sync_to_async(Move.objects.count)() == moves

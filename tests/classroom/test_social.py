@@ -72,9 +72,7 @@ def test_a_finished_table_writes_one_participation_row_per_pupil() -> None:
             break
         seat = rng.randrange(4)
         legal = engine.legal_actions(state, seat)
-        action = engine.bot("medium")(
-            engine.view(state, seat), legal, rng, engine.history(state, seat)
-        )
+        action = engine.bot("medium")(engine.view(state, seat), legal, rng, engine.history(state, seat))
         if action is not None:
             _play(table, seat, action)
     engine, state = _state(table)
@@ -111,9 +109,7 @@ def test_ranks_share_a_place_on_equal_scores() -> None:
 
 def test_bots_and_chasse_tables_get_no_social_row() -> None:
     session = ClassSessionFactory(game="purrfect")
-    table = _purrfect_table(
-        session, PupilFactory.create_batch(4, school_class=session.school_class)
-    )
+    table = _purrfect_table(session, PupilFactory.create_batch(4, school_class=session.school_class))
     assert social.refusal_count(table=table, player_key="bot:easy", code="wrong_count") is None
     assert not social.is_social("chasse")
     assert social.is_social("purrfect") and social.is_social("pinocchio")
@@ -148,11 +144,8 @@ def test_reports_show_participation_and_keep_it_out_of_the_chasse_figures(
     table = _purrfect_table(session, pupils)
     _engine, state = _state(table)
     _play(table, 0, {"type": "offer", "cards": [state.hands[0][0]]})
-    _play(
-        table,
-        1,
-        {"type": "accept", "offer": _state(table)[1].offers[-1].id, "cards": [state.hands[1][0]]},
-    )
+    _play(table, 1, {"type": "accept", "offer": _state(table)[1].offers[-1].id,
+                     "cards": [state.hands[1][0]]})
     _play(table, 2, {"type": "claim"})
     cg.table_end(table=table)
     client = Client()

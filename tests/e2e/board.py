@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SETTLED = (
-    "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
-)
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
 
 
 def board_settled(page: Any) -> None:
@@ -26,9 +24,7 @@ def groups_make(page: Any, size: int) -> None:
     board_settled(page)
 
 
-def table_robots(
-    page: Any, *, level: str = "easy", places: int | None = None, table: int = 0
-) -> None:
+def table_robots(page: Any, *, level: str = "easy", places: int | None = None, table: int = 0) -> None:
     """Choose the robots' level (and the places) of one table, each choice
     waiting for the board the server draws back."""
     wanted = [("level", level)] + ([("size", str(places))] if places is not None else [])

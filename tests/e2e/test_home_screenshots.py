@@ -25,9 +25,7 @@ def test_landing_page_paths_are_big_touch_targets(
     page.close()
 
 
-def test_csp_refuses_inline_handlers_and_the_fixture_sees_it(
-    browser: Any, live_server_url: Any
-) -> None:
+def test_csp_refuses_inline_handlers_and_the_fixture_sees_it(browser: Any, live_server_url: Any) -> None:
     """The strict CSP is served (development mode too) and enforced: an inline
     handler slipped into the page is refused, and the violation is what the
     autouse fixture collects (then cleared here, since it is expected)."""
@@ -36,14 +34,10 @@ def test_csp_refuses_inline_handlers_and_the_fixture_sees_it(
     page = browser.new_page()
     response = page.goto(live_server_url.url + "/")
     policy = response.headers.get("content-security-policy", "")
-    assert (
-        "script-src 'self'" in policy
-        and "unsafe-inline" not in policy
-        and "object-src 'none'" in policy
-    )
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "object-src 'none'" in policy
     page.evaluate(
         "document.body.insertAdjacentHTML('beforeend', "
-        '\'<img src="/static/img/mouse.svg" onload="document.title=1">\')'
+        "'<img src=\"/static/img/mouse.svg\" onload=\"document.title=1\">')"
     )
     page.wait_for_timeout(500)
     assert page.title() != "1"

@@ -43,9 +43,7 @@ def test_picktura_quarters_contact_sheet(browser: Any, screenshots: Path, tmp_pa
         f"<figcaption>toile blanche</figcaption></figure>"
         f'<figure><img class="card" src="{static_url(picktura_back_src())}" alt=""><figcaption>dos</figcaption></figure></div>'
     )
-    page = render(
-        browser, tmp_path, "picktura", "".join(rows), 760, screenshots / "picktura-quarters.png"
-    )
+    page = render(browser, tmp_path, "picktura", "".join(rows), 760, screenshots / "picktura-quarters.png")
 
     assert page.locator("svg.quarter image").count() == 48
     assert page.locator("img").count() == 12 + 2

@@ -23,17 +23,13 @@ pytestmark = pytest.mark.e2e
 
 def test_pinocchio_garments_contact_sheet(browser: Any, screenshots: Path, tmp_path: Path) -> None:
     def img(garment: str, colour: str | None, size: int, css: str = "") -> str:
-        return (
-            f'<img class="{css}" width="{size}" height="{size}" data-key="{css}{garment}-{colour}" '
-            f'src="{static_url(pinocchio_garment_src(garment, colour))}" alt="">'
-        )
+        return (f'<img class="{css}" width="{size}" height="{size}" data-key="{css}{garment}-{colour}" '
+                f'src="{static_url(pinocchio_garment_src(garment, colour))}" alt="">')
 
     rows = "".join(
-        '<div class="row">'
-        + "".join(
+        '<div class="row">' + "".join(
             f"<figure>{img(g, c, 110)}<figcaption>{g} {c}</figcaption></figure>" for g in GARMENTS
-        )
-        + "</div>"
+        ) + "</div>"
         for c in COLOURS
     )
     grey = "".join(img(g, c, 64, "grey") for c in COLOURS for g in GARMENTS)
@@ -47,19 +43,15 @@ def test_pinocchio_garments_contact_sheet(browser: Any, screenshots: Path, tmp_p
         f'<img class="nose" style="height:20px;width:{24 + 12 * count}px" src="{static_url(pinocchio_nose_src(None))}" alt="">'
         for count in (0, 1, 3, 6)
     )
-    body = (
-        rows + f'<h2>niveaux de gris</h2><div class="row">{grey}</div>'
-        f'<h2>sans couleur (currentColor)</h2><div class="row">{plain}{extras}</div>'
-        f'<h2>nez qui grandit</h2><div class="row">{noses}</div>'
-    )
+    body = (rows + f'<h2>niveaux de gris</h2><div class="row">{grey}</div>'
+            f'<h2>sans couleur (currentColor)</h2><div class="row">{plain}{extras}</div>'
+            f'<h2>nez qui grandit</h2><div class="row">{noses}</div>')
     page = render(browser, tmp_path, "pinocchio", body, 720, screenshots / "pinocchio-garments.png")
 
     assert page.locator("img").count() == 15 + 15 + 5 + 3 + 4
     assert broken_pictures(page) == []
     for garment in GARMENTS:
-        shots = {
-            page.locator(f"img[data-key='{garment}-{c}']").screenshot() for c in (*COLOURS, None)
-        }
+        shots = {page.locator(f"img[data-key='{garment}-{c}']").screenshot() for c in (*COLOURS, None)}
         assert len(shots) == 4, garment
         greys = {page.locator(f"img[data-key='grey{garment}-{c}']").screenshot() for c in COLOURS}
         assert len(greys) == 3, garment

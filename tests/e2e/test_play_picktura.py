@@ -155,9 +155,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
     for tablet in tablets:
         tablet.on(
             "console",
-            lambda msg: (
-                violations.append(msg.text) if "Content Security Policy" in msg.text else None
-            ),
+            lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None,
         )
     # The teacher groups the two pupils with one robot and starts the table.
     page.goto(f"{server.url}/teacher/sessions/{demo['session']}/")
@@ -185,11 +183,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
         _shot(tablet, screenshots, "start", size)
     for tablet in (a, b):
         for p in pupils:  # every name whole, one's own above one's exhibits
-            assert (
-                p["display_name"]
-                in tablet.locator(".pk-players, .pk-mine").all_inner_texts()[0]
-                + tablet.locator(".pk-mine").inner_text()
-            )
+            assert p["display_name"] in tablet.locator(".pk-players, .pk-mine").all_inner_texts()[0] + tablet.locator(".pk-mine").inner_text()
 
     # Seat 0 exhibits three quarters of work 1, then draws hidden, hidden, visible
     # (the hidden pile's top is work 1's missing quarter).
@@ -315,9 +309,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
         assert tablet.locator(".pk-answer").input_value() == str(answer)
         tablet.locator(".pk-keypad .cg-key-ok").click()
         tablet.locator(".pk-sum-result, .cg-notice.is-shown").first.wait_for()
-        assert tablet.locator(".pk-sum-result").count(), tablet.locator(
-            "#table-notice"
-        ).inner_text()
+        assert tablet.locator(".pk-sum-result").count(), tablet.locator("#table-notice").inner_text()
         tablet.locator(".pk-ranking").wait_for()
     assert "Bravo" in a.locator(".pk-sum-result").inner_text()
     assert "Recompte" in b.locator(".pk-sum-result").inner_text()
@@ -331,9 +323,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
         "import json; from classroom.models import ScoreSumRecord;"
         f"print(json.dumps(sorted([r.answer, r.sum, r.correct] for r in ScoreSumRecord.objects.filter(table_id={table_id}))))",
     )
-    assert sorted(records) == sorted(
-        [[answers[0], scores[0], True], [answers[1], scores[1], False]]
-    )
+    assert sorted(records) == sorted([[answers[0], scores[0], True], [answers[1], scores[1], False]])
     seat0_pupil = pupils[order[0]]
     report = teacher.new_page()
     report.goto(f"{server.url}/teacher/pupils/{seat0_pupil['pk']}/report/")

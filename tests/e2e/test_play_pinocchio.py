@@ -170,9 +170,7 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     table.wait_for()
     text = table.inner_text()
     assert "Bluffs découverts" in text and "allemand" in text
-    report.locator("#social-games").screenshot(
-        path=str(screenshots / "pinocchio-report-1280x800.png")
-    )
+    report.locator("#social-games").screenshot(path=str(screenshots / "pinocchio-report-1280x800.png"))
     for player in players:
         player.page.context.close()
     teacher.close()

@@ -125,6 +125,7 @@ def _trade_step(page: Any) -> bool:
         page.set_default_timeout(30_000)
 
 
+
 def _element_screenshot(page: Any, selector: str, path: Path) -> None:
     """A picture of one part of a live screen, for a human to look at. The robots
     trade meanwhile, and an update may swap the part out while it is being
@@ -136,7 +137,6 @@ def _element_screenshot(page: Any, selector: str, path: Path) -> None:
         except PlaywrightError as exc:
             if "not attached" not in str(exc) or attempt == 4:
                 raise
-
 
 def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     live_server_url: Any, browser: Any, screenshots: Path
@@ -276,9 +276,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     watch.wait_for_timeout(1_500)  # the socket's first live render has come
     # Public information only: no hand, no form, no teacher button.
     controls = watch.locator("#table-main :is(.pf-hand, .pf-trade, form, button:not(.pf-speak))")
-    assert controls.count() == 0, [
-        c.evaluate("e => e.outerHTML.slice(0, 200)") for c in controls.all()
-    ]
+    assert controls.count() == 0, [c.evaluate("e => e.outerHTML.slice(0, 200)") for c in controls.all()]
     assert "Rejouer" not in watch.locator("#table-main").inner_text()
     watch.screenshot(path=str(screenshots / "purrfect-projector-1280x800.png"), full_page=True)
     # The teacher's own view of the table offers "Rejouer".

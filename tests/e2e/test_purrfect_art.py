@@ -28,22 +28,16 @@ def test_purrfect_cats_contact_sheet(browser: Any, screenshots: Path, tmp_path: 
         )
         return f'<div class="row">{cells}</div>'
 
-    extras = (
-        f'<img width="64" height="90" src="{static_url(purrfect_back_src())}" alt="">'
-        f'<img width="64" height="64" src="{static_url(purrfect_paw_src())}" alt="">'
-    )
-    body = (
-        f"<h2>120 px</h2>{row('', 120)}<h2>64 px</h2>{row('', 64)}"
-        f"<h2>64 px, niveaux de gris</h2>{row('grey small', 64)}<h2>120 px, niveaux de gris</h2>{row('grey', 120)}"
-        f'<div class="row">{extras}</div>'
-    )
+    extras = (f'<img width="64" height="90" src="{static_url(purrfect_back_src())}" alt="">'
+              f'<img width="64" height="64" src="{static_url(purrfect_paw_src())}" alt="">')
+    body = (f"<h2>120 px</h2>{row('', 120)}<h2>64 px</h2>{row('', 64)}"
+            f"<h2>64 px, niveaux de gris</h2>{row('grey small', 64)}<h2>120 px, niveaux de gris</h2>{row('grey', 120)}"
+            f'<div class="row">{extras}</div>')
     page = render(browser, tmp_path, "purrfect", body, 960, screenshots / "purrfect-cats.png")
 
     assert page.locator("img").count() == 4 * 7 + 2
     assert broken_pictures(page) == []
     # Seven different pictures even without colour, at the smallest size.
-    greys = {
-        page.locator(f"img.small[data-cat='{cat}']").screenshot() for cat in range(len(CAT_NAMES))
-    }
+    greys = {page.locator(f"img.small[data-cat='{cat}']").screenshot() for cat in range(len(CAT_NAMES))}
     assert len(greys) == len(CAT_NAMES)
     page.close()

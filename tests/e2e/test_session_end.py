@@ -41,9 +41,7 @@ services.table_start(table=table)
 print(json.dumps(table.pk))
 """
 
-IS_OPEN = (
-    "from classroom.models import ClassSession; print(ClassSession.objects.get(pk={pk}).is_open)"
-)
+IS_OPEN = "from classroom.models import ClassSession; print(ClassSession.objects.get(pk={pk}).is_open)"
 
 
 def test_ending_the_session_asks_first_then_tells_the_tablets(

@@ -18,21 +18,15 @@ class Command(BaseCommand):
         parser.add_argument("game", choices=engines.names())
         parser.add_argument("--games", type=int, default=1000)
         parser.add_argument("--players", type=int, default=4)
-        parser.add_argument(
-            "--levels", default=DEFAULT_BOT_LEVEL, help="comma-separated, one per seat (cycled)"
-        )
+        parser.add_argument("--levels", default=DEFAULT_BOT_LEVEL, help="comma-separated, one per seat (cycled)")
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument(
-            "--rotate", action="store_true", help="shift the levels by one seat each game"
-        )
+        parser.add_argument("--rotate", action="store_true", help="shift the levels by one seat each game")
 
     def handle(self, *args: Any, **options: Any) -> None:
         levels = [level.strip() for level in options["levels"].split(",") if level.strip()]
         bad = [level for level in levels if level not in BOT_LEVELS]
         if bad or not levels:
-            raise CommandError(
-                f"Unknown bot level(s): {', '.join(bad) or '(none)'}; use {', '.join(BOT_LEVELS)}."
-            )
+            raise CommandError(f"Unknown bot level(s): {', '.join(bad) or '(none)'}; use {', '.join(BOT_LEVELS)}.")
         engine = engines.get(options["game"])
         if not engine.min_players <= options["players"] <= engine.max_players:
             raise CommandError(

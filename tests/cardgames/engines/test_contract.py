@@ -30,9 +30,7 @@ def test_engines_import_nothing_outside_the_standard_library(path: Path) -> None
         else:
             continue
         for root in roots:
-            assert root == "__future__" or root in sys.stdlib_module_names, (
-                f"{path.name} imports {root}"
-            )
+            assert root == "__future__" or root in sys.stdlib_module_names, f"{path.name} imports {root}"
 
 
 def test_registry_lists_the_central_game_first() -> None:

@@ -22,11 +22,7 @@ def _all_paths() -> list[str]:
     paths += [art.purrfect_back_src(), art.purrfect_paw_src()]
     paths += [art.pinocchio_garment_src(g, c) for g in GARMENTS for c in COLOURS]
     paths += [art.pinocchio_garment_src(g) for g in GARMENTS]
-    paths += [
-        art.pinocchio_nose_src(False),
-        art.pinocchio_nose_src(True),
-        art.pinocchio_nose_src(None),
-    ]
+    paths += [art.pinocchio_nose_src(False), art.pinocchio_nose_src(True), art.pinocchio_nose_src(None)]
     paths += [art.pinocchio_back_src()]
     paths += [art.picktura_work_src(work["number"]) for work in ARTWORKS]
     paths += [art.picktura_blank_src(), art.picktura_back_src()]
@@ -61,20 +57,14 @@ def test_ids_are_unique_across_drawings_that_a_page_may_inline_together() -> Non
     seen: dict[str, str] = {}
     for file in sorted({p.partition("#")[0] for p in _all_paths()}):
         for ident in re.findall(r'\bid="([^"]+)"', (STATIC / file).read_text(encoding="utf-8")):
-            if ident in {
-                "rouge",
-                "bleu",
-                "jaune",
-            }:  # the colour fragments, by design in each garment
+            if ident in {"rouge", "bleu", "jaune"}:  # the colour fragments, by design in each garment
                 continue
             assert ident not in seen, f"{ident} in {file} and {seen[ident]}"
             seen[ident] = file
 
 
 def test_quarters_tile_the_square() -> None:
-    boxes = [
-        tuple(map(int, art.picktura_quarter_viewbox(q).split())) for q in art.PICKTURA_QUARTERS
-    ]
+    boxes = [tuple(map(int, art.picktura_quarter_viewbox(q).split())) for q in art.PICKTURA_QUARTERS]
     assert boxes == [(0, 0, 100, 100), (100, 0, 100, 100), (0, 100, 100, 100), (100, 100, 100, 100)]
 
 

@@ -14,9 +14,7 @@ def test_every_work_has_a_cartel_with_its_facts() -> None:
     for work in ARTWORKS:
         c = cartel(work["number"])
         assert (c["artist"], c["year"], c["title_original"]) == (
-            work["artist"],
-            work["year_label"],
-            work["title_original"],
+            work["artist"], work["year_label"], work["title_original"],
         )
 
 

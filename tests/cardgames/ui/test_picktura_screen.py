@@ -111,22 +111,14 @@ def test_laying_buttons_appear_only_when_the_engine_allows_them() -> None:
     Remplacer la toile show only with their cards in hand."""
     table = started_table(game="picktura", pupils=2, bots=1, seed=3)
     state = _state(table.pk)
-    rest = [
-        c
-        for c in range(state.deck_size())
-        if c not in {0, 1, 2, 48, 4, 8, 9, 10, 11, 20, 12, 16, 24, 28, 32}
-    ]
+    rest = [c for c in range(state.deck_size()) if c not in {0, 1, 2, 48, 4, 8, 9, 10, 11, 20, 12, 16, 24, 28, 32}]
     state.hands = [[0, 1, 2, 4, 48], [8, 9, 10, 11, 20], [12, 16, 24, 28, 32]]
     state.visible, state.hidden = rest[:1], rest[1:]
     _set_state(table.pk, state)
     html = _html(table.pk, 0)
     assert 'data-draws-by="2:2,3:3"' in html  # back up to 5: 2 laid, 2 drawn; 3 laid, 3 drawn
     assert "pk-lay-blank" not in html and "pk-lay-complete" not in html
-    ENGINE.apply(
-        state,
-        0,
-        {"type": "exhibit", "cards": [0, 1, 2], "draw_from": ["hidden", "hidden", "hidden"]},
-    )
+    ENGINE.apply(state, 0, {"type": "exhibit", "cards": [0, 1, 2], "draw_from": ["hidden", "hidden", "hidden"]})
     ENGINE.apply(state, 1, {"type": "exhibit", "cards": [8, 9], "draw_from": ["hidden", "hidden"]})
     ENGINE.apply(state, 2, {"type": "collect", "from": "hidden"})
     ENGINE.apply(state, 2, {"type": "discard", "card": state.taken})
@@ -165,12 +157,7 @@ def _finished(options: dict[str, Any]) -> Any:
     rng = random.Random(2)
     while not ENGINE.is_over(state):
         seat = state.current
-        action = bots[seat](
-            ENGINE.view(state, seat),
-            ENGINE.legal_actions(state, seat),
-            rng,
-            ENGINE.history(state, seat),
-        )
+        action = bots[seat](ENGINE.view(state, seat), ENGINE.legal_actions(state, seat), rng, ENGINE.history(state, seat))
         ENGINE.apply(state, seat, action)
     _set_state(table.pk, state)
     table.status = table.Status.FINISHED

@@ -206,10 +206,7 @@ def test_announcement_line_and_monitor_summary() -> None:
     state = _state(lang="de")
     ENGINE.apply(state, 0, {"type": "announce", "garment": "bonnet", "colour": "rouge"})
     laid = next(e for e in state.log if e["type"] == "card_laid")
-    assert (
-        pinocchio.describe_event(laid, NAMES, {"words_language": "de"})
-        == "Inès annonce : « eine rote Mütze »."
-    )
+    assert pinocchio.describe_event(laid, NAMES, {"words_language": "de"}) == "Inès annonce : « eine rote Mütze »."
     rows = dict(pinocchio.public_summary(ENGINE.view(state, None), NAMES))
     assert rows["Dernière annonce"] == "Inès : « eine rote Mütze »"
     assert rows["Au tour de"] == "Léo"

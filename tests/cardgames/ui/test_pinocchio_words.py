@@ -79,27 +79,9 @@ def test_every_phrase_agrees(lang: str) -> None:
 
 
 def test_single_words_for_captions() -> None:
-    assert [garment_word("fr", g) for g in GARMENTS] == [
-        "bonnet",
-        "nœud papillon",
-        "chemise",
-        "pantalon",
-        "sabots",
-    ]
-    assert [garment_word("de", g) for g in GARMENTS] == [
-        "Mütze",
-        "Fliege",
-        "Hemd",
-        "Hose",
-        "Holzschuhe",
-    ]
-    assert [garment_word("en", g) for g in GARMENTS] == [
-        "hat",
-        "bow tie",
-        "shirt",
-        "trousers",
-        "clogs",
-    ]
+    assert [garment_word("fr", g) for g in GARMENTS] == ["bonnet", "nœud papillon", "chemise", "pantalon", "sabots"]
+    assert [garment_word("de", g) for g in GARMENTS] == ["Mütze", "Fliege", "Hemd", "Hose", "Holzschuhe"]
+    assert [garment_word("en", g) for g in GARMENTS] == ["hat", "bow tie", "shirt", "trousers", "clogs"]
     assert [colour_word("fr", c) for c in COLOURS] == ["rouge", "bleu", "jaune"]
     assert [colour_word("de", c) for c in COLOURS] == ["rot", "blau", "gelb"]
     assert [colour_word("en", c) for c in COLOURS] == ["red", "blue", "yellow"]
@@ -107,12 +89,7 @@ def test_single_words_for_captions() -> None:
 
 @pytest.mark.parametrize(
     ("lang", "garment", "colour"),
-    [
-        ("it", "bonnet", "rouge"),
-        ("fr", "chapeau", "rouge"),
-        ("de", "bonnet", "vert"),
-        ("en", "sabots", ""),
-    ],
+    [("it", "bonnet", "rouge"), ("fr", "chapeau", "rouge"), ("de", "bonnet", "vert"), ("en", "sabots", "")],
 )
 def test_unknown_words_are_refused(lang: str, garment: str, colour: str) -> None:
     with pytest.raises(ValueError):
