@@ -129,13 +129,16 @@ def _trade_step(page: Any) -> bool:
 def _element_screenshot(page: Any, selector: str, path: Path) -> None:
     """A picture of one part of a live screen, for a human to look at. The robots
     trade meanwhile, and an update may swap the part out while it is being
-    photographed ("not attached to the DOM", seen once in CI): take it again."""
+    photographed ("not attached to the DOM", seen once in CI; "not visible or not
+    an HTMLElement" when the swap comes while Playwright waits for it to be
+    stable, seen once in a fresh clone): take it again."""
+    swapped = ("not attached", "not visible or not an HTMLElement")
     for attempt in range(5):
         try:
             page.locator(selector).screenshot(path=str(path))
             return
         except PlaywrightError as exc:
-            if "not attached" not in str(exc) or attempt == 4:
+            if not any(text in str(exc) for text in swapped) or attempt == 4:
                 raise
 
 def test_four_pupils_and_a_robot_trade_until_paws_are_won(
