@@ -7,6 +7,17 @@ from collections.abc import Iterator
 import pytest
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _asgi_loaded(request: pytest.FixtureRequest) -> None:
+    """The ASGI application is imported once, before any test runs. Importing
+    it sets Django up again (``get_asgi_application``), which configures
+    logging again and so drops the handler pytest's ``caplog`` had put on the
+    root logger: the first test to open a socket lost every log record it
+    asserted on, depending on which tests had run before it."""
+    if request.config.pluginmanager.hasplugin("django"):
+        import config.asgi  # noqa: F401
+
+
 @pytest.fixture(autouse=True)
 def _fast_bots(request: pytest.FixtureRequest) -> None:
     """Bots answer at once in tests; the human-like delay is for children.
