@@ -469,15 +469,11 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
 
     # ------------------------------------------------------------ group events
     async def table_changed(self, event: dict[str, Any]) -> None:
-        version = event.get("version")
-        if isinstance(version, int) and version < self.rendered_version:
-            return  # a newer screen was already sent (updates queued up behind a bot)
-        stamp = event.get("stamp")
-        if stamp is not None and stamp == self.answered_stamp:
-            # This socket's own move: the reply showed that very change. Drawn
-            # again, it only found nothing to send, for a dispatch, a trip to
-            # the render thread and a comparison on every pupil's move.
+        """A change kept while this socket was busy (``dispatch``), checked
+        again now: its own move or a newer screen may have come meanwhile."""
+        if not table_hub.behind(self, event):
             return
+        stamp = event.get("stamp")
         await self._show(await shared_snapshot(self.table_id, stamp), stamp=stamp)
 
     def _steers(self) -> bool:

@@ -216,16 +216,25 @@ async def _deliver(hub: _Hub, table_id: int, event: dict[str, Any]) -> None:
         logger.exception("table %s: %s not shown", table_id, event.get("type"))
 
 
+def behind(socket: HubSocket, event: dict[str, Any]) -> bool:
+    """Whether ``socket`` must still be shown the change ``event``: not when a
+    newer screen was already sent (updates queued up behind a robot), nor for
+    the socket's own move, which its reply showed (drawn again, it only found
+    nothing to send). Asked by the hub and by a socket handed a change late."""
+    version = event.get("version")
+    if isinstance(version, int) and version < socket.rendered_version:
+        return False
+    stamp = event.get("stamp")
+    return stamp is None or stamp != socket.answered_stamp
+
+
 async def _changed(hub: _Hub, table_id: int, event: dict[str, Any]) -> None:
     """Draw the change on every socket of the table here that is behind it."""
-    version = event.get("version")
     stamp = event.get("stamp")
     targets = []
     for socket in hub.tables.get(table_id, ()):
-        if isinstance(version, int) and version < socket.rendered_version:
-            continue  # a newer screen was already sent
-        if stamp is not None and stamp == socket.answered_stamp:
-            continue  # its own move: the reply showed it
+        if not behind(socket, event):
+            continue
         if socket.busy:
             # Shown when the socket's own message (its connect, its move) is
             # done; the newest change is kept.
