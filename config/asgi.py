@@ -7,6 +7,7 @@ their session, never by what a message says) and an origin check on scheme, host
 import gc
 import os
 import sys
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -26,17 +27,31 @@ from django.urls import get_resolver  # noqa: E402
 
 from config.origin import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.sqlite_wal import checkpoints_start  # noqa: E402
 
 # Load the URLconf now, not inside the first websocket message that needs a
 # URL: a child's first move should not pay for importing every view.
 get_resolver().url_patterns  # noqa: B018
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+_checkpointing = False
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The router, and on the first connection of a worker on the embedded
+    SQLite file: its log checkpointed beside the moves, not by one of them
+    (``config/sqlite_wal.py``). Not at import: a test imports this module
+    before its database, in memory, replaces the file."""
+    global _checkpointing
+    if not _checkpointing and scope["type"] in ("http", "websocket"):
+        _checkpointing = True
+        checkpoints_start()
+    await router(scope, receive, send)
 
 # The garbage collector's full passes stop every thread of the worker while
 # they walk every object. With 300 sockets they came 3 to 4 times a minute and
