@@ -22,23 +22,49 @@ from functools import lru_cache
 _UNIT = re.compile(r'<([a-z][a-z0-9]*) id="([^"]+)" data-unit\b')
 _MAIN_TAG = re.compile(r'<section id="table-main"[^>]*>')
 _OOB = ' hx-swap-oob="true"'
-_TAG_PATTERNS: dict[str, re.Pattern[str]] = {}
+_UNIT_MARK = " data-unit"
 
 
 def _element_end(html: str, start: int, tag: str) -> int:
-    """Where the element opened at ``start`` closes (same-name nesting counted)."""
-    pattern = _TAG_PATTERNS.get(tag)
-    if pattern is None:
-        pattern = _TAG_PATTERNS[tag] = re.compile(rf"<(/?){tag}\b[^>]*>")
+    """Where the element opened at ``start`` closes (same-name nesting counted).
+
+    By ``str.find`` and ``str.count``, which run in C: a screen is cut into
+    units here, and a line list into lines, for every socket after every move;
+    done with a regular expression stepping through each tag, this cutting was
+    a fifth of the cost of a screen (py-spy on ``bench_render.py``). The
+    templates are squeezed (``config/template_loaders.py``): an opening tag is
+    ``<name `` or ``<name>``, a closing one ``</name>``, and no element that is
+    cut here closes itself (``<name/>``)."""
+    spaced, bare, closing = f"<{tag} ", f"<{tag}>", f"</{tag}>"
     depth = 0
-    for match in pattern.finditer(html, start):
-        if match.group(1):
-            depth -= 1
-            if depth == 0:
-                return match.end()
-        elif not match.group(0).endswith("/>"):
-            depth += 1
-    return len(html)
+    position = start
+    while True:
+        close = html.find(closing, position)
+        if close < 0:
+            return len(html)
+        depth += html.count(spaced, position, close) + html.count(bare, position, close) - 1
+        position = close + len(closing)
+        if depth <= 0:
+            return position
+
+
+def _units(html: str) -> list[tuple[str, int, int]]:
+    """The top-level units of ``html`` (id, start, end), in order; a unit
+    inside another is part of it. Each ``data-unit`` mark is found with
+    ``str.find`` from the end of the previous unit, so the inside of a unit is
+    never searched."""
+    found: list[tuple[str, int, int]] = []
+    position = 0
+    while (mark := html.find(_UNIT_MARK, position)) >= 0:
+        opened = html.rfind("<", position, mark)
+        match = _UNIT.match(html, opened) if opened >= 0 else None
+        if match is None or match.end() != mark + len(_UNIT_MARK):
+            position = mark + len(_UNIT_MARK)  # not a unit's mark (text, another attribute)
+            continue
+        end = _element_end(html, opened, match.group(1))
+        found.append((match.group(2), opened, end))
+        position = end
+    return found
 
 
 @dataclass
@@ -60,13 +86,10 @@ class Screen:
         units: dict[str, str] = {}
         pieces: list[str] = []
         position = 0
-        for match in _UNIT.finditer(html):
-            if match.start() < position:
-                continue  # inside the previous unit
-            end = _element_end(html, match.start(), match.group(1))
-            units[match.group(2)] = html[match.start() : end]
-            pieces.append(html[position : match.start()])
-            pieces.append(f"\x00{match.group(2)}\x00")
+        for key, start, end in _units(html):
+            units[key] = html[start:end]
+            pieces.append(html[position:start])
+            pieces.append(f"\x00{key}\x00")
             position = end
         pieces.append(html[position:])
         # #table-main's own tag carries the version: the state unit says it too.
@@ -170,14 +193,7 @@ def _list_update(old: str, new: str) -> str | None:
 
 def units_of(html: str) -> dict[str, str]:
     """The units in ``html`` by id (a whole screen or an update)."""
-    units: dict[str, str] = {}
-    position = 0
-    for match in _UNIT.finditer(html):
-        if match.start() < position:
-            continue
-        position = _element_end(html, match.start(), match.group(1))
-        units[match.group(2)] = html[match.start() : position]
-    return units
+    return {key: html[start:end] for key, start, end in _units(html)}
 
 
 _TOP = re.compile(r"\s*<([a-z][a-z0-9]*)\b([^>]*)>")
