@@ -411,6 +411,11 @@ def main() -> None:
         " 0.05,0.2 is a stress test)",
     )
     args = parser.parse_args()
+    from benchmarks.loadtest import machine_speed
+
+    # Shared virtual cores vary by half from hour to hour: say how fast this
+    # machine was, so two runs (and their verdicts) can be compared.
+    speed_before = machine_speed()
 
     workdir = Path(tempfile.mkdtemp(prefix="bench-ws-"))
     env = dict(
@@ -476,10 +481,15 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(10)
+    speed_after = machine_speed()
     f50, f95, f99 = (x * 1000 for x in percentiles(floor))
     t50, t95, t99 = (x * 1000 for x in percentiles(table))
     print(
         f"websocket benchmark: {clients} clients ({args.tables} tables of 3 pupils + 1 bot, 1 projector each)"
+    )
+    print(
+        f"  machine: 10 M additions took {speed_before:.2f} s before the run,"
+        f" {speed_after:.2f} s after"
     )
     print(
         f"  echo floor  n={len(floor):5d}  p50 {f50:7.2f} ms  p95 {f95:7.2f} ms  p99 {f99:7.2f} ms"
