@@ -34,6 +34,32 @@ def _fast_bots(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_stray_robot_threads(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Outside an event loop (a view, a factory, a management command) a table's
+    robots are played by a timer thread (``runtime._schedule_in_thread``).
+    In a test, with robots answering at once, that thread ran beside the test
+    that started the table and could outlive it: after the test the database
+    is closed to it (pytest-django's ``PytestUnhandledThreadExceptionWarning``
+    in ``make test``), or the next test's tables are its to play. So no such
+    thread starts in a test unless it is marked ``robot_timer_threads``
+    (``test_runtime`` tries the real path); the others play their robots
+    themselves (``bot_turns``) or through a socket's event loop."""
+    if not request.config.pluginmanager.hasplugin("django") or request.node.get_closest_marker(
+        "robot_timer_threads"
+    ):
+        yield
+        return
+    from cardgames import runtime
+
+    real = runtime._schedule_in_thread
+    runtime._schedule_in_thread = lambda table_id, at: None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        runtime._schedule_in_thread = real  # type: ignore[assignment]
+
+
+@pytest.fixture(autouse=True)
 def _french_by_default() -> Iterator[None]:
     """Every test starts in French, the product's language. A request with
     another Accept-Language leaves its language active on the thread, which

@@ -194,3 +194,27 @@ def test_an_opening_socket_judges_when_the_table_is_next_due_from_its_own_read(
     assert answers["robot"] is not None and answers["robot"] < now + timedelta(seconds=30)
     assert answers["timer"] is not None and answers["timer"] > now + timedelta(seconds=20)
     assert answers["paused"] is answers["ended"] is answers["waiting"] is None
+
+
+@pytest.mark.robot_timer_threads
+@pytest.mark.django_db(transaction=True)
+def test_outside_an_event_loop_the_robot_plays_by_itself_on_a_timer_thread() -> None:
+    """A table played from a script (no event loop, as in a management command):
+    once the pupil has moved, the robot's turn is run by a timer thread."""
+    import time
+
+    table = started_table(pupils=1, bots=1, options={"announce": "shown"})
+    engine, state, game_state = _state(table)
+    if engine.view(state, None)["current_seat"] == 0:
+        services.action_submit(
+            table=table,
+            seat=0,
+            action=_legal_play(engine, state, 0),
+            version=game_state.version,
+            nonce="pupil-first",
+            player_key="pupil:1",
+        )
+    deadline = time.monotonic() + 10
+    while not Move.objects.filter(table=table, seat=1).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert Move.objects.filter(table=table, seat=1, by_bot=True).exists()
