@@ -34,7 +34,7 @@ def _fast_bots(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _no_stray_robot_threads(request: pytest.FixtureRequest) -> Iterator[None]:
+def _no_stray_robot_threads(request: pytest.FixtureRequest) -> None:
     """Outside an event loop (a view, a factory, a management command) a table's
     robots are played by a timer thread (``runtime._schedule_in_thread``).
     In a test, with robots answering at once, that thread ran beside the test
@@ -47,16 +47,11 @@ def _no_stray_robot_threads(request: pytest.FixtureRequest) -> Iterator[None]:
     if not request.config.pluginmanager.hasplugin("django") or request.node.get_closest_marker(
         "robot_timer_threads"
     ):
-        yield
         return
     from cardgames import runtime
 
-    real = runtime._schedule_in_thread
-    runtime._schedule_in_thread = lambda table_id, at: None  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        runtime._schedule_in_thread = real  # type: ignore[assignment]
+    monkeypatch = request.getfixturevalue("monkeypatch")
+    monkeypatch.setattr(runtime, "_schedule_in_thread", lambda table_id, at: None)
 
 
 @pytest.fixture(autouse=True)
