@@ -61,10 +61,12 @@ async def read_snapshot(table_id: int) -> rendering.Snapshot | None:
 # the same ``table.changed`` message (same stamp): the first to handle it loads
 # the table, the others reuse that read-only snapshot and only render their own
 # seat. Keyed by the stamp, so a stale entry can never be served for a new change.
+# Only the sockets of one change share an entry, within moments of each other:
+# few are kept (each holds a whole snapshot that the garbage collector walks).
 _SHARED_SNAPSHOTS: OrderedDict[tuple[int, str], asyncio.Future[rendering.Snapshot | None]] = (
     OrderedDict()
 )
-_SHARED_SNAPSHOTS_MAX = 256
+_SHARED_SNAPSHOTS_MAX = 64
 
 
 async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | None:
@@ -160,22 +162,37 @@ def _shared_screen(
 
 # The parts common to every screen of one snapshot (the board, the other
 # players' lines), per table, change and language: the first render draws them,
-# the other seats' and the projector's copy them. Kept with the snapshot they
-# were drawn from, and reused only for that very snapshot: two reads under one
-# stamp (a broadcast racing the mover's reply) never mix.
-_SHARED_PARTS: OrderedDict[tuple[Any, ...], tuple[rendering.Snapshot, dict[tuple[Any, ...], str]]] = (
-    OrderedDict()
-)
+# the other seats' and the projector's copy them. Reused only for the very
+# snapshot they were drawn from: two reads under one stamp (a broadcast racing
+# the mover's reply) never mix.
+#
+# The snapshot is known by a weak reference. Held strongly, the 1024 entries
+# kept 1024 snapshots (their seats, state and event log) alive long after their
+# screens were sent: about 70 000 objects that every full pass of the garbage
+# collector walked while every thread of the worker waited (measured with
+# 40 Chasse tables: a full pass 84 ms with the caches full, 30 ms with this
+# one empty). A snapshot is needed only while it is being drawn, and the
+# caches that hand it out (``services.move_after``, ``shared_snapshot``) keep
+# it that long.
+_SHARED_PARTS: OrderedDict[
+    tuple[Any, ...], tuple[weakref.ref[rendering.Snapshot], dict[tuple[Any, ...], str]]
+] = OrderedDict()
 
 
 def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...], str]:
     key = (snap.table.pk, stamp, translation.get_language())
     entry = _SHARED_PARTS.get(key)
-    if entry is None or entry[0] is not snap:
-        entry = _SHARED_PARTS[key] = (snap, {})
+    if entry is None or entry[0]() is not snap:
+        entry = _SHARED_PARTS[key] = (weakref.ref(snap), {})
         while len(_SHARED_PARTS) > _SHARED_SCREENS_MAX:
             _SHARED_PARTS.popitem(last=False)
     return entry[1]
+
+
+def _shared_parts_of(snap: rendering.Snapshot, stamp: str, language: str) -> dict[tuple[Any, ...], str] | None:
+    """The common parts kept for ``snap`` (tests)."""
+    entry = _SHARED_PARTS.get((snap.table.pk, stamp, language))
+    return entry[1] if entry is not None and entry[0]() is snap else None
 
 
 def _render_shared(

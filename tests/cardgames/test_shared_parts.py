@@ -126,3 +126,37 @@ def test_the_screens_drawn_from_a_committed_move_equal_those_of_a_fresh_read(
             assert _same(rendering.render_screen(drawn, viewer).html) == _same(
                 rendering.render_screen(read, viewer).html
             ), (step, viewer)
+
+
+def test_a_worker_shares_a_changes_parts_without_keeping_its_snapshot_alive() -> None:
+    """The render thread's cache of common parts (``live_screens``) serves every
+    screen of one snapshot, and lets the snapshot go once nothing else holds
+    it: a worker that kept every table's past states had each full pass of the
+    garbage collector walk them while every socket waited."""
+    import gc
+    import weakref
+
+    from cardgames import live_screens
+
+    table = started_table(pupils=3, bots=1, seed=13)
+    snap = rendering.snapshot(table.pk)
+    assert snap is not None
+    stamp = f"test-{table.pk}"
+    first = live_screens._shared_screen(snap, stamp, 0, False, "", "fr")
+    parts = live_screens._shared_parts_of(snap, stamp, "fr")
+    assert parts, "the first screen drew the common parts"
+    before = dict(parts)
+    second = live_screens._shared_screen(snap, stamp, 1, False, "", "fr")
+    assert live_screens._shared_parts_of(snap, stamp, "fr") == before, "copied, not drawn again"
+    assert first.html != second.html  # two seats, two hands
+
+    # Another read under the same stamp never takes the first one's parts.
+    again = rendering.snapshot(table.pk)
+    assert again is not None
+    live_screens._shared_screen(again, stamp, 2, False, "", "fr")
+    assert live_screens._shared_parts_of(again, stamp, "fr") is not parts
+
+    gone = weakref.ref(snap)
+    del snap, again, first, second
+    gc.collect()
+    assert gone() is None, "the cache kept a snapshot alive"
