@@ -61,12 +61,10 @@ async def read_snapshot(table_id: int) -> rendering.Snapshot | None:
 # the same ``table.changed`` message (same stamp): the first to handle it loads
 # the table, the others reuse that read-only snapshot and only render their own
 # seat. Keyed by the stamp, so a stale entry can never be served for a new change.
-# Only the sockets of one change share an entry, within moments of each other:
-# few are kept (each holds a whole snapshot that the garbage collector walks).
 _SHARED_SNAPSHOTS: OrderedDict[tuple[int, str], asyncio.Future[rendering.Snapshot | None]] = (
     OrderedDict()
 )
-_SHARED_SNAPSHOTS_MAX = 64
+_SHARED_SNAPSHOTS_MAX = 256
 
 
 async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | None:

@@ -175,12 +175,9 @@ class TableAfter:
 
 # The committed tables of recent broadcasts, by stamp, for the sockets of this
 # process (any thread writes, the event loop reads). Bounded: a table with no
-# socket here never reads its entry, which simply ages out. An entry is read
-# within milliseconds of its move (a miss only costs one read of the table);
-# 64 cover seconds of a school's moves, and every snapshot kept is some 70
-# objects that each full pass of the garbage collector walks.
+# socket here never reads its entry, which simply ages out.
 _AFTER: OrderedDict[str, Snapshot] = OrderedDict()
-_AFTER_MAX = 64
+_AFTER_MAX = 256
 _after_lock = threading.Lock()
 
 
