@@ -177,20 +177,26 @@ _SHARED_PARTS: OrderedDict[
 ] = OrderedDict()
 
 
+def _kept_parts(key: tuple[Any, ...], snap: rendering.Snapshot) -> dict[tuple[Any, ...], str] | None:
+    """The parts kept under ``key``, if drawn from this very snapshot."""
+    entry = _SHARED_PARTS.get(key)
+    return entry[1] if entry is not None and entry[0]() is snap else None
+
+
 def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...], str]:
     key = (snap.table.pk, stamp, translation.get_language())
-    entry = _SHARED_PARTS.get(key)
-    if entry is None or entry[0]() is not snap:
-        entry = _SHARED_PARTS[key] = (weakref.ref(snap), {})
+    parts = _kept_parts(key, snap)
+    if parts is None:
+        parts = {}
+        _SHARED_PARTS[key] = (weakref.ref(snap), parts)
         while len(_SHARED_PARTS) > _SHARED_SCREENS_MAX:
             _SHARED_PARTS.popitem(last=False)
-    return entry[1]
+    return parts
 
 
 def _shared_parts_of(snap: rendering.Snapshot, stamp: str, language: str) -> dict[tuple[Any, ...], str] | None:
     """The common parts kept for ``snap`` (tests)."""
-    entry = _SHARED_PARTS.get((snap.table.pk, stamp, language))
-    return entry[1] if entry is not None and entry[0]() is snap else None
+    return _kept_parts((snap.table.pk, stamp, language), snap)
 
 
 def _render_shared(

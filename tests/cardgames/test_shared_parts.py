@@ -147,7 +147,8 @@ def test_a_worker_shares_a_changes_parts_without_keeping_its_snapshot_alive() ->
     assert parts, "the first screen drew the common parts"
     before = dict(parts)
     second = live_screens._shared_screen(snap, stamp, 1, False, "", "fr")
-    assert live_screens._shared_parts_of(snap, stamp, "fr") == before, "copied, not drawn again"
+    kept = live_screens._shared_parts_of(snap, stamp, "fr")
+    assert kept is parts and kept == before, "copied, not drawn again"
     assert first.html != second.html  # two seats, two hands
 
     # Another read under the same stamp never takes the first one's parts.
