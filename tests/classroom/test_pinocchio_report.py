@@ -16,6 +16,7 @@ from cardgames import services as cg
 from cardgames.models import GameState
 from classroom.models import SocialRecord
 from tests.classroom.test_reports import MAX_QUERIES
+from tests.classroom.test_social import assert_scroll_boxes_take_focus
 from tests.factories import ClassSessionFactory, PupilFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,6 +104,7 @@ def test_the_pupil_report_shows_doubts_bluffs_noses_and_the_word_language(
         and "Bluffs découverts" in section
         and "allemand" in section
     )
+    assert_scroll_boxes_take_focus(section, count=2)  # the summary and the details
 
 
 def test_the_monitor_and_the_replay_name_the_garments_in_the_tables_word_language() -> None:

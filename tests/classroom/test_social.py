@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -42,6 +43,15 @@ def _state(table):
 def _play(table, seat, action, n=[0]):  # noqa: B006 - a counter for nonces
     n[0] += 1
     return cg.action_submit(table=table, seat=seat, action=action, version=None, nonce=f"s{n[0]}")
+
+
+def assert_scroll_boxes_take_focus(html: str, *, count: int) -> None:
+    """The wide social tables scroll sideways on a phone: a keyboard user must be
+    able to focus each scroll box, and a screen reader must say what it holds."""
+    boxes = re.findall(r'<div class="rp-scroll"[^>]*>', html)
+    assert len(boxes) == count
+    for box in boxes:
+        assert 'tabindex="0"' in box and 'role="region"' in box and "aria-labelledby=" in box
 
 
 def test_a_finished_table_writes_one_participation_row_per_pupil() -> None:
@@ -158,6 +168,7 @@ def test_reports_show_participation_and_keep_it_out_of_the_chasse_figures(
     section = html[html.index('id="social-games"') :]
     section = section[: section.index("</section>")]
     assert "Jeux de société" in section and "Purrfect" in section
+    assert_scroll_boxes_take_focus(section, count=1)  # Purrfect has no details table
     row = page.context["report"].social[0]
     assert (row.game, row.tables, row.mistaken_claims, row.trades) == ("purrfect", 1, 1, 0)
     assert page.context["report"].figures.summary.announcements == 0
