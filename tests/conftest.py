@@ -55,11 +55,41 @@ def _no_stray_robot_threads(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _french_by_default() -> Iterator[None]:
+def _french_by_default(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every test starts in French, the product's language. A request with
     another Accept-Language leaves its language active on the thread, which
-    would otherwise leak into the next test."""
+    would otherwise leak into the next test. (Not for the engine tests run
+    without Django, ``-p no:django``: they have no settings to translate with.)"""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
     from django.utils import translation
 
     with translation.override("fr"):
         yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
+    """pytest-django's test databases, and one more step before it drops them:
+    on PostgreSQL, end the sessions the live path's own threads still hold.
+
+    The database threads (``cardgames.dbwork``) and the table readers
+    (``live_screens``) each keep a connection of their own, as they do in a
+    worker, which closes them when the process ends. A test run ends with
+    those threads idle but their sessions open, so PostgreSQL refused to drop
+    the test database ("being accessed by other users") and a warning ended
+    every run. Only sessions on the test database are ended."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connection.close()
