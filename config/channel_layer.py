@@ -6,12 +6,14 @@ loop. Since redis-py 6 that pool holds at most 100 connections and raises
 ``MaxConnectionsError`` on the 101st concurrent command, so a burst of tablets
 connecting (each runs ``group_add``) got HTTP 500s. A ``BlockingConnectionPool``
 keeps the bound (``max_connections`` per worker process, well inside Redis'
-``maxclients``) but makes a command wait for a free connection instead.
+``maxclients``) but makes a command wait for a free connection instead. Its
+``group_send`` makes the stock one's Redis commands in two round trips, not four.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -20,6 +22,8 @@ from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
 from channels_redis.core import ChannelLock
 from channels_redis.core import RedisChannelLayer as _RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
+
+logger = logging.getLogger("channels_redis.core")  # where the stock layer logs it
 
 
 class _ChannelLock(ChannelLock):  # type: ignore[misc]
@@ -42,10 +46,77 @@ class _ChannelLock(ChannelLock):  # type: ignore[misc]
             raise
 
 
+# channels_redis 4.3's own script for a group send (``RedisChannelLayer.group_send``),
+# unchanged: queue the message on each member channel that has room.
+_GROUP_SEND_LUA = """
+    local over_capacity = 0
+    local current_time = ARGV[#ARGV - 1]
+    local expiry = ARGV[#ARGV]
+    for i=1,#KEYS do
+        if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+            redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+            redis.call('EXPIRE', KEYS[i], expiry)
+        else
+            over_capacity = over_capacity + 1
+        end
+    end
+    return over_capacity
+"""
+
+
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.receive_clean_locks = _ChannelLock()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        """channels_redis' ``group_send`` in two round trips to Redis instead of
+        four, with the very same commands in the same order.
+
+        The stock one awaits, one after the other: dropping the group's expired
+        members, reading the members, dropping each member's expired messages,
+        then the script that queues the message. On a loaded worker each await
+        is a turn of the event loop among every socket's work, and py-spy on
+        the load test (PostgreSQL + Redis, 1 worker, 300 sockets) put
+        ``group_send`` at a fifth of the event loop's time. Here the first two
+        go in one pipeline, the last two in another. A pipeline without a
+        transaction runs its commands in order, as separate awaits did: nothing
+        is atomic that was not before."""
+        assert self.require_valid_group_name(group), "Group name not valid"
+        key = self._group_key(group)
+        connection = self.connection(self.consistent_hash(group))
+        members = connection.pipeline(transaction=False)
+        members.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
+        members.zrange(key, 0, -1)
+        _dropped, names = await members.execute()
+        channel_names = [name.decode("utf8") for name in names]
+        if not channel_names:
+            return
+        to_connection, messages, capacities = self._map_channel_keys_to_connection(
+            channel_names, message
+        )
+        for index, channel_keys in to_connection.items():
+            connection = self.connection(index)
+            sending = connection.pipeline(transaction=False)
+            for channel_key in channel_keys:
+                sending.zremrangebyscore(channel_key, min=0, max=int(time.time()) - int(self.expiry))
+            sending.eval(
+                _GROUP_SEND_LUA,
+                len(channel_keys),
+                *channel_keys,
+                *[messages[channel_key] for channel_key in channel_keys],
+                *[capacities[channel_key] for channel_key in channel_keys],
+                time.time(),
+                self.expiry,
+            )
+            over_capacity = (await sending.execute())[-1]
+            if over_capacity > 0:
+                logger.info(
+                    "%s of %s channels over capacity in group %s",
+                    over_capacity,
+                    len(channel_names),
+                    group,
+                )
 
     def create_pool(self, index: int) -> BlockingConnectionPool:
         host: dict[str, Any] = dict(self.hosts[index])

@@ -61,3 +61,72 @@ async def test_a_redis_receive_cancelled_while_waiting_leaves_no_lock_behind() -
         await waiting
     locks.release("specific.x!")
     assert dict(locks.locks) == {} and dict(locks.wait_counts) == {}
+
+
+def _redis_layers(count: int, **config: object) -> list[object]:
+    """Layers on the machine's Redis, on a database of their own (15), as
+    separate workers would be (each has its own channel prefix)."""
+    import os
+
+    from config.channel_layer import RedisChannelLayer
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("needs Redis (CI's PostgreSQL + Redis pass runs this)")
+    base = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
+    hosts = [{"address": f"{base}/15"}]
+    return [RedisChannelLayer(hosts=hosts, **config) for _ in range(count)]
+
+
+async def test_a_redis_group_send_reaches_every_member_of_every_worker_once() -> None:
+    """The two-round-trip ``group_send`` delivers as channels_redis' own does:
+    once to each member, whichever worker (channel prefix) it belongs to; a
+    member whose membership expired gets nothing and leaves the group."""
+    first, second = _redis_layers(2)
+    try:
+        await first.flush()
+        mine = [await first.new_channel() for _ in range(2)]
+        theirs = await second.new_channel()
+        gone = await second.new_channel()
+        for name in (*mine, theirs, gone):
+            await first.group_add("table-1", name)
+        # ``gone`` joined longer ago than the group expiry (a dead worker's hub).
+        connection = first.connection(0)
+        await connection.zadd(first._group_key("table-1"), {gone: 1})
+        await first.group_send("table-1", {"type": "table.changed", "version": 7})
+        got = [await asyncio.wait_for(first.receive(name), 2) for name in mine]
+        got.append(await asyncio.wait_for(second.receive(theirs), 2))
+        assert got == [{"type": "table.changed", "version": 7}] * 3
+        for layer, name in ((first, mine[0]), (first, mine[1]), (second, theirs), (second, gone)):
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(layer.receive(name), 0.2)
+        members = await connection.zrange(first._group_key("table-1"), 0, -1)
+        assert sorted(m.decode() for m in members) == sorted([*mine, theirs])
+        # Nobody in the group: nothing is sent, nothing fails.
+        await first.group_send("table-nobody", {"type": "table.changed", "version": 1})
+    finally:
+        for layer in (first, second):
+            await layer.flush()
+            await layer.close_pools()
+
+
+async def test_a_redis_group_send_to_a_full_channel_drops_only_that_message(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A socket that stopped reading fills its channel: the next message for it
+    is dropped and said in the log (it resyncs on its heartbeat), as before."""
+    (layer,) = _redis_layers(1, capacity=1)
+    try:
+        await layer.flush()
+        name = await layer.new_channel()
+        await layer.group_add("table-2", name)
+        await layer.group_send("table-2", {"type": "table.changed", "version": 1})
+        with caplog.at_level("INFO", logger="channels_redis.core"):
+            await layer.group_send("table-2", {"type": "table.changed", "version": 2})
+        assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "table.changed", "version": 1}
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(layer.receive(name), 0.2)
+        assert "1 of 1 channels over capacity in group table-2" in caplog.text
+    finally:
+        await layer.flush()
+        await layer.close_pools()
