@@ -12,10 +12,9 @@ same code runs in the web server, in simulations and in property tests.
 
 from __future__ import annotations
 
-import array
 import base64
 import random
-import sys
+import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -129,28 +128,21 @@ def check_seat(seat: object, players: int) -> int:
 # written and read back on every move: encoding and parsing 625 numbers cost
 # 0.1 ms each way in Python, and PostgreSQL parsed them again into ``jsonb`` on
 # every write. Packed, they are one 3.3 KB string, about 3 times cheaper each way.
-_WORDS = next(code for code in "IL" if array.array(code).itemsize == 4)  # 32-bit words
-
-
 def rng_to_json(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
-    words = array.array(_WORDS, internal)
-    if sys.byteorder == "big":
-        words.byteswap()
-    return [version, base64.b64encode(words.tobytes()).decode("ascii"), gauss]
+    packed = struct.pack(f"<{len(internal)}I", *internal)
+    return [version, base64.b64encode(packed).decode("ascii"), gauss]
 
 
 def rng_from_json(data: Sequence[Any]) -> random.Random:
     """The generator ``rng_to_json`` stored; also reads the older form, the
     625 words as a list of numbers (states saved before they were packed)."""
-    packed = data[1]
-    if isinstance(packed, str):
-        words = array.array(_WORDS, base64.b64decode(packed.encode("ascii"), validate=True))
-        if sys.byteorder == "big":
-            words.byteswap()
-        internal = tuple(words)
+    words = data[1]
+    if isinstance(words, str):
+        packed = base64.b64decode(words.encode("ascii"), validate=True)
+        internal = struct.unpack(f"<{len(packed) // 4}I", packed)
     else:
-        internal = tuple(packed)
+        internal = tuple(words)
     rng = random.Random()
     rng.setstate((data[0], internal, data[2]))
     return rng
