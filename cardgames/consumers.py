@@ -45,6 +45,7 @@ from cardgames import (
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.dbwork import NoLoopConnectionClose, db_work
 from cardgames.engines.base import IllegalAction
+from cardgames.gone_sockets import GoneSocketMixin
 from cardgames.i18n import SocketLanguageMixin
 from cardgames.live_screens import (
     opening_slots,
@@ -95,7 +96,9 @@ class _Fresh:
     later: tuple[Receivers, ...] = ()
 
 
-class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketConsumer):
+class TableConsumer(
+    SocketLanguageMixin, GoneSocketMixin, NoLoopConnectionClose, AsyncWebsocketConsumer
+):
     """Every message is handled, and every render made, in the socket's own
     language (``SocketLanguageMixin``); shared renders are keyed by it."""
 
@@ -436,12 +439,9 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
         return _Fresh(rendering.snapshot(self.table_id), notice)
 
     async def _push(self, html: str) -> None:
-        """Send unless the tablet has gone meanwhile (it slept mid-render): some
-        servers raise on a send after the close, and that is not an error."""
-        try:
-            await self.send(text_data=html)
-        except RuntimeError:
-            logger.debug("table %s: socket closed before the update was sent", self.table_id)
+        """Send; a tablet gone meanwhile (it slept mid-render) is not an error
+        (``GoneSocketMixin``)."""
+        await self.send(text_data=html)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """However this socket's task ends (closed, failed, cancelled by a
@@ -492,9 +492,7 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
     async def table_seats_changed(self, event: dict[str, Any]) -> None:
         result = await db_work(self._reseat)()
         if result is None:
-            await self.send(
-                text_data=rendering.render_closed(services.refusal_message(code="seat_changed"))
-            )
+            await self._push(rendering.render_closed(services.refusal_message(code="seat_changed")))
             await self.close(code=CLOSE_SEAT_LOST)
             return
         await self._show(result)
@@ -529,5 +527,5 @@ class TableConsumer(SocketLanguageMixin, NoLoopConnectionClose, AsyncWebsocketCo
             message = _("Cette tablette a été déconnectée. Merci et à bientôt !")
         else:
             message = _("La séance est terminée. Merci et à bientôt !")
-        await self.send(text_data=rendering.render_closed(message))
+        await self._push(rendering.render_closed(message))
         await self.close(code=CLOSE_SESSION_ENDED)

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from cardgames import engines, revocation
 from cardgames import services as cardgames_services
 from cardgames.consumers import CLOSE_SIGNED_OUT
+from cardgames.gone_sockets import GoneSocketMixin
 from cardgames.i18n import SocketLanguageMixin
 from classroom import access, selectors, services
 from classroom.live_help import KEEP, HelpMark, RecentPlay, needs_help
@@ -46,7 +47,7 @@ from classroom.services.monitor import MonitorRefused, monitor_act
 logger = logging.getLogger(__name__)
 
 
-class _LivePage(SocketLanguageMixin, AsyncWebsocketConsumer):
+class _LivePage(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsumer):
     """A page that listens to one channel group and, on each event, redraws
     itself from the database, in the socket's own language. What the client
     sends is ignored."""
@@ -221,7 +222,7 @@ def render_help(pupil_id: int, mark: HelpMark | None) -> str:
     )
 
 
-class MonitorConsumer(SocketLanguageMixin, AsyncWebsocketConsumer):
+class MonitorConsumer(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsumer):
     """``ws/teacher/sessions/<session_id>/monitor/``: the teacher's live board."""
 
     session_id: int

@@ -1,0 +1,40 @@
+"""A send to a tablet that has just gone is not an error.
+
+A tablet sleeps, a pupil taps "that's not me", a session ends: the socket may
+close while the server is still drawing what it was about to send. The ASGI
+servers then refuse the send, each in its own way: uvicorn raises
+``ClientDisconnected`` (an ``OSError``), Daphne (``runserver``) autobahn's
+``Disconnected`` (a ``RuntimeError``), and Channels itself a ``RuntimeError``
+once the close was sent. Left alone, that exception ends the consumer's task
+with a traceback in the server log, for nothing anyone could fix: the next
+connection shows the screen afresh from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+# What the servers raise for a send or close on a socket already closed.
+GONE = (RuntimeError, OSError)
+
+
+class GoneSocketMixin:
+    """For a Channels websocket consumer: ``send`` and ``close`` on a socket that
+    has already gone do nothing (logged at debug level) instead of raising."""
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)  # type: ignore[misc]
+        except GONE as gone:
+            logger.debug("%s: socket gone before a send (%r)", type(self).__name__, gone)
+
+    async def close(self, code: Any = None, reason: Any = None) -> None:
+        try:
+            await super().close(code=code, reason=reason)  # type: ignore[misc]
+        except GONE as gone:
+            logger.debug("%s: socket gone before its close (%r)", type(self).__name__, gone)
