@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -296,7 +297,8 @@ class ReportFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         tz = timezone.get_current_timezone()
         self.fields["session"].choices = [("", _("Toutes les séances de la période"))] + [
-            (s.pk, s.started_at.astimezone(tz).strftime("%d/%m/%Y %H:%M")) for s in sessions
+            (s.pk, date_format(s.started_at.astimezone(tz), "SHORT_DATETIME_FORMAT"))
+            for s in sessions
         ]
 
     def clean(self) -> dict[str, Any]:

@@ -189,7 +189,7 @@ def parent_page(request: HttpRequest) -> HttpResponse:
         name="parent-chart-all",
         # Every session the summary counts, not the last 20: a cropped
         # chart made a steady child look in decline.
-        build=lambda: charts.accuracy_chart(series=report.series, phone=True),
+        build=lambda: charts.accuracy_chart(series=report.series, phone=True, parents=True),
     )
     response = render(
         request,

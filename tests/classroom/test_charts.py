@@ -6,6 +6,9 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, date, datetime
 
+import pytest
+from django.utils import translation
+
 from classroom import charts
 from classroom.insights import PupilSummary, SessionPoint
 
@@ -66,6 +69,40 @@ def test_accuracy_chart_table_and_words() -> None:
     assert chart.rows[0] == ("03/03/2025", "62,5 %", "35", "40")
     assert "62,5 %" in chart.description and "91 %" in chart.description
     assert "Seuil d'alerte : 70 %" in chart.svg
+
+
+def test_a_long_series_is_summed_up_by_averages_not_by_two_noisy_sessions() -> None:
+    """A child at about 97 % whose last session dipped to 92 % is not "slipping"."""
+    values = [100.0, 96.0, 98.0, 97.0, 99.0, 96.0, 97.0, 98.0, 100.0, 92.0]
+    chart = charts.accuracy_chart(series=[point(i, v, 3000, 1.0) for i, v in enumerate(values)])
+    assert "En moyenne 98 % sur les 5 premières séances, 96,6 % sur les 5 dernières" in (
+        chart.description
+    )
+    assert "100 % à la première" not in chart.description
+
+
+@pytest.mark.parametrize(
+    ("language", "row", "axis_label", "words"),
+    [
+        ("fr", ("14/03/2025", "62,5 %", "35", "40"), "14/03", "Calculs annoncés"),
+        ("de", ("14.03.2025", "62,5 %", "35", "40"), "14.03.", "Angesagte Rechnungen"),
+        ("en", ("03/14/2025", "62.5%", "35", "40"), "03/14", "Calculations announced"),
+    ],
+)
+def test_numbers_and_dates_are_written_the_readers_way(
+    language: str, row: tuple[str, ...], axis_label: str, words: str
+) -> None:
+    day = point(11, 62.5, 7200, 5.0)
+    with translation.override(language):
+        chart = charts.accuracy_chart(series=[day, point(12, 80.0, 5100, 2.5)])
+    assert chart.rows[0] == row
+    assert f">{axis_label}<" in chart.svg
+    assert words in chart.columns
+
+
+def test_the_parents_chart_shows_a_landmark_not_an_alert() -> None:
+    chart = charts.accuracy_chart(series=SERIES, phone=True, parents=True)
+    assert "Repère : 70 %" in chart.svg and "alerte" not in chart.svg
 
 
 def test_each_measure_has_its_own_line_and_marker() -> None:
