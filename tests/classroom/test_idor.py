@@ -21,7 +21,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from cardgames import services as cardgames_services
 from cardgames.models import Table
@@ -199,6 +199,9 @@ def build_world() -> dict[str, Any]:
     }
 
 
+SIGNED_IN_TEACHERS = ("another teacher",)
+
+
 def _values(route: Route, objects: dict[str, int], *, missing: bool) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for kwarg in route.kwargs:
@@ -215,6 +218,9 @@ def _hit(client: Client, method: str, url: str) -> tuple[int, bytes]:
     body = (
         b"".join(response.streaming_content) if response.streaming else response.content
     )  # CSV exports stream
+    if response.status_code == 302:
+        # Where it leads, not its body (empty): for an intruder, only to sign in.
+        return 302, response["Location"].encode()
     return response.status_code, body
 
 
@@ -229,10 +235,23 @@ def test_http_route_gives_intruders_the_same_404_as_a_missing_object(route: Rout
         for method in ("get", "post"):
             real = _hit(client, method, url)
             gone = _hit(client, method, missing_url)
-            assert real[0] in (404, 405), f"{who} {method.upper()} {url} → {real[0]}"
+            # A visitor who is not signed in as a teacher is sent to sign in
+            # from a teacher page (``classroom.teacher_signin``).
+            refused = (404, 405) if who in SIGNED_IN_TEACHERS else (302, 404, 405)
+            assert real[0] in refused, f"{who} {method.upper()} {url} → {real[0]}"
+            if real[0] == 302:
+                # Decided by the address alone: the same for a real and a
+                # missing object (the address typed is all ``next`` repeats).
+                assert url.startswith("/teacher/")
+                assert real[1].startswith(reverse("classroom:login").encode() + b"?next=")
+                assert real[1].replace(url.encode(), b"") == gone[1].replace(
+                    missing_url.encode(), b""
+                )
+                got_404 = True
+                continue
             assert real == gone, f"{who} {method.upper()} {url} differs from a missing object"
-            got_404 = got_404 or real[0] == 404
-        assert got_404, f"{who}: {url} never answered 404"
+            got_404 = got_404 or real[0] in (302, 404)
+        assert got_404, f"{who}: {url} never answered 404 (or sign in)"
     # Positive control: the owner (teacher or seated pupil) gets past the 404.
     # Routes that also need a secret (a class link, a parent token) are given
     # "x" here, so nobody gets in: their owners are tested in their own files
