@@ -121,6 +121,10 @@ class TableConsumer(
     # that came meanwhile (shown when they are done: ``dispatch``).
     busy: int = 0
     missed: dict[str, Any] | None = None
+    # The game went on at another table ("Rejouer"): this screen says where,
+    # and a late redraw of the old table (its end, drawn meanwhile) must not
+    # cover that.
+    moved: bool = False
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -243,7 +247,7 @@ class TableConsumer(
             await self._notice(services.refusal_message(code="finished"))
             return
         async with self.screen_lock:
-            if screen.version < self.rendered_version:
+            if screen.version < self.rendered_version or self.moved:
                 return
             self.rendered_version = screen.version
             self.rendered_status = screen.status
@@ -518,7 +522,9 @@ class TableConsumer(
         every screen follows. The new table checks access again on connect."""
         new_id = event.get("new_table_id")
         if isinstance(new_id, int):
-            await self._push(rendering.render_moved(new_id))
+            async with self.screen_lock:
+                self.moved = True
+                await self._push(rendering.render_moved(new_id))
 
     async def table_close(self, event: dict[str, Any]) -> None:
         """The session ended, or this tablet was signed out: said in this

@@ -31,6 +31,7 @@ from cardgames.services.notify import (
     presence_group,
     scheduler_register,
     table_group,
+    table_notify,
 )
 from cardgames.services.presence import (
     TableMark,
@@ -79,6 +80,7 @@ __all__ = [
     "table_end",
     "table_group",
     "table_next_due",
+    "table_notify",
     "table_pause",
     "table_resume",
     "table_start",

@@ -150,7 +150,12 @@ def table_rematch(*, table: Table) -> Table:
         if old.status != Table.Status.FINISHED:
             cardgames_services.table_end(table=old)
         SessionGroup.objects.filter(table=old).update(table=new)
-        notify_on_commit(
-            cardgames_services.table_group(old.pk), {"type": "table.moved", "new_table_id": new.pk}
+        # Through the table's own send (it names the table): a worker's hub
+        # hands a table's sockets only the events that say which table.
+        old_id, new_id = old.pk, new.pk
+        transaction.on_commit(
+            lambda: cardgames_services.table_notify(
+                table_id=old_id, message={"type": "table.moved", "new_table_id": new_id}
+            )
         )
     return new

@@ -153,3 +153,26 @@ async def test_the_hub_draws_each_socket_behind_the_change_in_one_job(
     assert mover.sent == ["snap 7 s4 seat 3"]
     assert ahead.sent == [] and busy.sent == []
     assert busy.missed is not None and busy.missed["version"] == 5
+
+
+async def test_rejouer_takes_every_tablet_of_the_table_to_the_new_game() -> None:
+    """The teacher's "Rejouer": the pupils' tablets, not only the teacher's page,
+    are told where the new game is (the hub passes on only the events that
+    name their table)."""
+    from classroom.services.tables import table_rematch
+
+    table = await database_sync_to_async(started_table)(pupils=2, bots=1, options=SHOWN, seed=4)
+    tablets = await pupil_tablets(table, pupils=2)
+    for tablet in tablets:
+        await tablet.drain()
+    new = await database_sync_to_async(table_rematch)(table=table)
+    for tablet in tablets:
+        moved = await tablet.receive_until('data-moved="', timeout=5)
+        assert f'data-moved="/table/{new.pk}/"' in moved
+        assert "Nouvelle partie" in moved
+    # The old game was ended mid-play: its last screen, drawn meanwhile, does
+    # not cover the way to the new game.
+    for tablet in tablets:
+        await tablet.drain(quiet=0.3)
+        assert f'data-moved="/table/{new.pk}/"' in tablet.screen
+        await tablet.close()
