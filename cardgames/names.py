@@ -96,3 +96,11 @@ def with_names(message: str, /, **names: object) -> str:
     """``message % names`` with every value placed as a name:
     ``with_names(gettext("C'est au tour de %(name)s."), name="Ambre")``."""
     return names_place(str(message) % {key: name_mark(value) for key, value in names.items()})
+
+
+def counts_line(counts: list[tuple[str, object]]) -> str:
+    """ "Inès : 2 · Jules : 0" for the monitor's summary of a table, with the
+    colon as the reader writes it (a space before it in French only)."""
+    # Translators: a player's name and a count (tokens, points…) in a summary line.
+    each = translation.gettext("%(name)s : %(count)s")
+    return " · ".join(each % {"name": name, "count": count} for name, count in counts)

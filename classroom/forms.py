@@ -65,6 +65,15 @@ class EmailAuthenticationForm(AuthenticationForm):
         widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"}),
     )
 
+    # Django's own message names the model's field, "nom d'utilisateur": the
+    # teacher typed an e-mail address.
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "Adresse e-mail ou mot de passe incorrect. Attention aux majuscules dans le mot de passe."
+        ),
+    }
+
     def clean_username(self) -> str:
         return str(self.cleaned_data["username"]).strip().lower()
 

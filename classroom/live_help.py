@@ -39,6 +39,8 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from classroom.numbers import number_text
+
 ERRORS_WINDOW = 5
 ERRORS_NEEDED = 3
 TENS_RUN = 2
@@ -191,5 +193,5 @@ def needs_help(*, recent: Sequence[RecentPlay], usual_ms: int | None = None) -> 
 
 
 def _seconds(ms: int) -> str:
-    value = round(ms / 1000, 1)
-    return str(int(value)) if value.is_integer() else f"{value:.1f}".replace(".", ",")
+    """Seconds as the teacher writes them ("6,5" in French, "6.5" in English)."""
+    return number_text(ms / 1000, digits=1)

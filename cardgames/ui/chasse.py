@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.chasse import announce_choices
+from cardgames.names import counts_line
 from cardgames.parsing import whole_number
 from cardgames.ui import generic
 
@@ -413,7 +414,7 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         ),
         (
             gettext("Cartes blanches"),
-            " · ".join(f"{_name(seat_names, seat)} : {count}" for seat, count in enumerate(tokens)),
+            counts_line([(_name(seat_names, seat), count) for seat, count in enumerate(tokens)]),
         ),
     ]
     return rows
@@ -464,10 +465,6 @@ def feedback_for(history: Sequence[Mapping[str, Any]], seat: int | None) -> dict
         if event.get("type") == "card_discarded" and event.get("seat") == seat:
             return None
     return None
-
-
-def _who(seat_names: Sequence[str], seat: Any, me: int | None) -> str:
-    return gettext("tu") if seat == me and me is not None else _name(seat_names, seat)
 
 
 def explain_move(
@@ -569,10 +566,14 @@ def explain_move(
             }
             lines.append({"kind": "round", "icon": "🏁", "text": text})
         elif kind == "round_started" and lines:
-            text = gettext("Manche %(round)s : %(name)s commence.") % {
-                "round": event.get("round"),
-                "name": _who(seat_names, event.get("first_seat"), me),
-            }
+            first = event.get("first_seat")
+            # "tu commences", never "tu commence": the whole sentence per person.
+            text = (
+                gettext("Manche %(round)s : tu commences.") % {"round": event.get("round")}
+                if me is not None and first == me
+                else gettext("Manche %(round)s : %(name)s commence.")
+                % {"round": event.get("round"), "name": _name(seat_names, first)}
+            )
             lines.append({"kind": "round", "icon": "🐭", "text": text})
         elif kind == "game_over":
             lines.append({"kind": "over", "icon": "🏆", "text": gettext("Partie terminée !")})

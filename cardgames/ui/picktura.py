@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.picktura import HIDDEN, PILES, VISIBLE, PileMemory
+from cardgames.names import counts_line
 from cardgames.parsing import whole_number
 from cardgames.ui import art, generic
 from cardgames.ui.picktura_cartels import cartel, cartels
@@ -571,7 +572,7 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         rows.append((gettext("Au tour de"), _name(seat_names, current)))
     scores = view.get("exhibit_scores") or []
     rows.append(
-        (gettext("Points exposés"), " · ".join(f"{_name(seat_names, s)} : {n}" for s, n in enumerate(scores)))
+        (gettext("Points exposés"), counts_line([(_name(seat_names, s), n) for s, n in enumerate(scores)]))
     )
     rows.append(
         (gettext("Pile refaite"), f"{view.get('rebuilds', 0)} / {view.get('rebuild_limit', 2)}")

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.pinocchio import ALL_FACES, COLOURS, GARMENTS, allowed_faces
+from cardgames.names import counts_line
 from cardgames.ui import art, generic
 from cardgames.ui.pinocchio_words import LANGUAGES, SPEECH_LANG, colour_word, garment_word, phrase
 
@@ -424,7 +425,7 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         ),
         (
             gettext("Nez"),
-            " · ".join(f"{_name(seat_names, seat)} : {n}" for seat, n in enumerate(noses)),
+            counts_line([(_name(seat_names, seat), n) for seat, n in enumerate(noses)]),
         ),
         (gettext("Cartes posées"), str(view.get("rangement_count") or 0)),
     ]

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.purrfect import CAT_NAMES, HAND_SIZE, MAX_OFFER, POSES, card_cat
-from cardgames.names import name_mark, names_place
+from cardgames.names import counts_line, name_mark, names_place
 from cardgames.parsing import whole_number
 from cardgames.ui import art, generic
 
@@ -381,7 +381,7 @@ def public_summary(view: Mapping[str, Any], seat_names: Sequence[str]) -> list[t
         (gettext("Manche"), str(view.get("round"))),
         (
             gettext("Pattes"),
-            " · ".join(f"{_name(seat_names, seat)} : {n}" for seat, n in enumerate(paws)),
+            counts_line([(_name(seat_names, seat), n) for seat, n in enumerate(paws)]),
         ),
         (gettext("Offres ouvertes"), str(len(view.get("offers") or []))),
     ]

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom.insights.numbers import per100
 from classroom.insights.summary import PupilSummary, SessionPoint
+from classroom.numbers import number_text
 
 # The thresholds of the "à surveiller" flag: what a teacher asked to be told about.
 WATCH_ACCURACY_BELOW = 70.0  # per cent
@@ -168,7 +169,6 @@ def watch_flags(*, summary: PupilSummary, series: Sequence[SessionPoint]) -> lis
 
 
 def _fmt_num(value: float) -> str:
-    """French-looking numbers in messages: "6,5" rather than "6.5"; integers bare."""
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.1f}".replace(".", ",")
+    """Numbers in messages as the reader writes them ("6,5" in French, "6.5" in
+    English); integers bare."""
+    return number_text(float(value), digits=1)

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -317,7 +318,10 @@ def tables_start(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_open_session(request.user, session_id)
     report = services.tables_start(class_session=class_session)
     if report.started:
-        messages.success(request, _("%(n)s table(s) lancée(s) !") % {"n": len(report.started)})
+        n = len(report.started)
+        messages.success(
+            request, ngettext("%(n)s table lancée !", "%(n)s tables lancées !", n) % {"n": n}
+        )
     for problem in report.problems:
         messages.error(request, problem)
     if not report.started and not report.problems:

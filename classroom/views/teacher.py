@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -189,7 +190,10 @@ def pupils_add(request: HttpRequest, class_id: int) -> HttpResponse:
         renamed = [
             p.display_name for p, raw in zip(created, names, strict=True) if p.display_name != raw
         ]
-        messages.success(request, _("%(n)s élève(s) ajouté(s).") % {"n": len(created)})
+        n = len(created)
+        messages.success(
+            request, ngettext("%(n)s élève ajouté.", "%(n)s élèves ajoutés.", n) % {"n": n}
+        )
         if renamed:
             messages.info(
                 request,

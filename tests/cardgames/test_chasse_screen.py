@@ -72,3 +72,19 @@ def test_history_is_short_and_the_side_log_a_little_longer() -> None:
     context = _context(history)
     assert len(context["recent"]) == RECENT_LINES
     assert len(context["log_lines"]) == LOG_LINES
+
+
+def test_a_new_round_says_who_starts_in_good_french() -> None:
+    """"Manche 2 : tu commences." to the pupil who starts, never "tu commence"."""
+
+    def round_lines(first_seat: int) -> list[str]:
+        history = [
+            _play(0, 25, FIVE, 30),
+            {"type": "token_lost", "seat": 0, "reason": "multiple_of_ten", "tokens_left": 1},
+            {"type": "round_over", "round": 1, "total": 30, "loser": 0},
+            {"type": "round_started", "round": 2, "first_seat": first_seat},
+        ]
+        return [line["text"] for line in _context(history)["latest"]]
+
+    assert "Manche 2 : tu commences." in round_lines(0)
+    assert "Manche 2 : Robot Pomme 1 commence." in round_lines(1)

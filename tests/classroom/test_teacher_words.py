@@ -1,0 +1,37 @@
+"""What a teacher reads after an action: whole words, in the right number."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import SchoolClassFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("names", "said"), [("Léa", "1 élève ajouté."), ("Léa\nNoé", "2 élèves ajoutés.")]
+)
+def test_adding_pupils_says_how_many_in_plain_french(names: str, said: str) -> None:
+    school_class = SchoolClassFactory()
+    client = Client()
+    client.force_login(school_class.teacher)
+    response = client.post(
+        reverse("classroom:pupils_add", args=[school_class.pk]), {"names": names}
+    )
+    assert said in [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def test_a_wrong_password_speaks_of_the_email_address_the_teacher_typed() -> None:
+    school_class = SchoolClassFactory()
+    response = Client(HTTP_ACCEPT_LANGUAGE="fr").post(
+        reverse("classroom:login"),
+        {"username": school_class.teacher.email, "password": "not-the-password"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Adresse e-mail ou mot de passe incorrect" in html
+    assert "nom d’utilisateur" not in html and "nom d'utilisateur" not in html
