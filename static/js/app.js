@@ -30,6 +30,20 @@
   document.addEventListener("htmx:wsOpen", function () {
     document.body.classList.remove("cg-offline");
   });
+  // The tablet lost its network (Wi-Fi gone, asleep): say so at once, without
+  // waiting for the socket to notice, which can take a minute. When the network
+  // is back, the socket may have died silently meanwhile and taps made offline
+  // would be replayed late: a live page loads afresh instead, since everything
+  // it shows lives on the server (the table, the card chosen, whose turn).
+  var wentOffline = false;
+  window.addEventListener("offline", function () {
+    wentOffline = true;
+    document.body.classList.add("cg-offline");
+  });
+  window.addEventListener("online", function () {
+    if (wentOffline && document.querySelector("[ws-connect]")) window.location.reload();
+    else document.body.classList.remove("cg-offline");
+  });
 
   // A table that moved on ("Rejouer"): follow it. The fragment carries the new
   // address in data-moved (an inline <script> would be refused by the CSP).

@@ -240,6 +240,7 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
                 if moves == 2:
                     for each in tablets:
                         _same_as_a_fresh_load(each)
+                    _network_lost_and_back(tablets[0], tablets[1])
         if not played:
             tablets[0].wait_for_timeout(150)
     assert _round_over(tablets[0]), "the round never ended"
@@ -277,6 +278,19 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     for tablet in tablets:
         tablet.context.close()
     teacher.close()
+
+
+def _network_lost_and_back(tablet: Any, other: Any) -> None:
+    """A tablet whose Wi-Fi drops says so at once; back online, it shows the
+    table as it is now (another tablet's screen), not a frozen one."""
+    tablet.context.set_offline(True)
+    expect(tablet.locator(".cg-connection")).to_be_visible(timeout=5_000)
+    tablet.context.set_offline(False)
+    tablet.wait_for_load_state("load")
+    expect(tablet.locator(".cg-connection")).to_be_hidden(timeout=10_000)
+    expect(tablet.locator(".cg-total-value")).to_have_text(
+        other.locator(".cg-total-value").inner_text(), timeout=10_000
+    )
 
 
 def _rects(page: Any, selector: str) -> list[dict[str, float]]:
