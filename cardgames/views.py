@@ -48,6 +48,10 @@ def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     sign_out = getattr(settings, "CARDGAMES_SIGN_OUT_URL_NAME", "")
     if sign_out and access.seat is not None and not access.is_teacher:
         context["sign_out_url"] = reverse(sign_out)
+    # The teacher's way back to the host app's live view (no dead end).
+    back = getattr(settings, "CARDGAMES_TEACHER_BACK_URL_NAME", "")
+    if back and access.is_teacher:
+        context["teacher_back_url"] = reverse(back, args=[table.pk])
     return render(request, "cardgames/table.html", context)
 
 

@@ -119,6 +119,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         monitor.monitor,
         name="monitor",
     ),
+    path("teacher/tables/<int:table_id>/monitor/", monitor.table_monitor, name="table_monitor"),
     # ---------------------------------------------------------------- reports, parents, pupil page
     path("teacher/classes/<int:class_id>/report/", reports.class_report, name="class_report"),
     path(

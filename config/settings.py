@@ -281,6 +281,8 @@ CARDGAMES_TABLE_ACCESS = env.str("CARDGAMES_TABLE_ACCESS", default="classroom.ac
 CARDGAMES_REMATCH_URL_NAME = "classroom:table_rematch"
 # A seated player's "Ce n'est pas moi" on the table page (shared tablets).
 CARDGAMES_SIGN_OUT_URL_NAME = "classroom:pupil_sign_out"
+# The teacher's way back from a table's page to the live view of its lesson.
+CARDGAMES_TEACHER_BACK_URL_NAME = "classroom:table_monitor"
 # A solo-practice login on a shared tablet ends after this much inactivity
 # (its game goes on over its socket; the next page asks who you are).
 PRACTICE_LOGIN_IDLE_SECONDS = env.int("PRACTICE_LOGIN_IDLE_SECONDS", default=20 * 60)

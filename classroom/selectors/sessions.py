@@ -108,6 +108,17 @@ class Board:
     sizes: list[int]
     ready: int
 
+    @property
+    def all_playing(self) -> bool:
+        """Every table started and nobody waiting: grouping is over, so the
+        board stops offering it (a late pupil joins with the code, then gets
+        a place on an empty table)."""
+        return (
+            bool(self.groups)
+            and not self.waiting
+            and all(group.table is not None for group in self.groups)
+        )
+
 
 def session_board(*, class_session: ClassSession) -> Board:
     """The grouping board: the groups with their pupils, and who waits."""
