@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cardgames import engines, ui
-from cardgames.ui import bot_level_choices
+from cardgames.ui import bot_level_choices, game_title
 from classroom.models import Level, SchoolClass
 from classroom.names import name_clean
 from classroom.pictures import AVATARS
@@ -306,7 +306,12 @@ class ReportFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         tz = timezone.get_current_timezone()
         self.fields["session"].choices = [("", _("Toutes les séances de la période"))] + [
-            (s.pk, date_format(s.started_at.astimezone(tz), "SHORT_DATETIME_FORMAT"))
+            # The game too: two sessions of one morning read alike by time alone.
+            (
+                s.pk,
+                f"{date_format(s.started_at.astimezone(tz), 'SHORT_DATETIME_FORMAT')}"
+                f" · {game_title(s.game)}",
+            )
             for s in sessions
         ]
 

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from classroom.keys import pupil_key, session_key
@@ -133,7 +134,16 @@ class ClassSession(models.Model):
         indexes = [models.Index(fields=["school_class", "started_at"])]
 
     def __str__(self) -> str:
-        return f"{self.school_class} · {self.started_at:%d/%m/%Y}"
+        # The reader's date order (03/12/2026, 03.12.2026, 12/03/2026).
+        day = date_format(timezone.localtime(self.started_at), "SHORT_DATE_FORMAT")
+        return f"{self.school_class} · {day}"
+
+    @property
+    def game_title(self) -> str:
+        """The game's name in the reader's language (lists of past sessions)."""
+        from cardgames.ui import game_title
+
+        return game_title(self.game)
 
     @property
     def is_open(self) -> bool:

@@ -58,7 +58,11 @@ def test_a_form_sent_from_a_stale_page_says_reload_not_csrf_jargon() -> None:
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("fr", "Un problème est survenu"), ("de", "Ein Problem ist aufgetreten"), ("en", "Something went wrong")],
+    [
+        ("fr", "Un problème est survenu"),
+        ("de", "Ein Problem ist aufgetreten"),
+        ("en", "Something went wrong"),
+    ],
 )
 def test_a_server_failure_page_is_drawn_without_the_request_in_the_readers_language(
     language: str, words: str

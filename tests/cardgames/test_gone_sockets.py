@@ -17,10 +17,16 @@ from classroom.consumers import LobbyConsumer
 
 # What uvicorn (production), Daphne (runserver) and Channels itself raise for a
 # send on a socket already closed.
-GONE_ERRORS = [ClientDisconnected(), Disconnected("Attempt to send on a closed protocol"), RuntimeError()]
+GONE_ERRORS = [
+    ClientDisconnected(),
+    Disconnected("Attempt to send on a closed protocol"),
+    RuntimeError(),
+]
 
 
-def _gone_consumer(consumer_class: type[Any], error: BaseException) -> tuple[Any, list[dict[str, Any]]]:
+def _gone_consumer(
+    consumer_class: type[Any], error: BaseException
+) -> tuple[Any, list[dict[str, Any]]]:
     consumer = consumer_class()
     consumer.scope = {"type": "websocket", "query_string": b""}
     consumer.table_id = 1

@@ -19,7 +19,10 @@ def test_a_teacher_switches_to_german_and_the_page_follows() -> None:
     page = reverse("classroom:class_detail", args=[school_class.pk])
     html = client.get(page).content.decode()
     assert 'name="language" value="de"' in html and 'aria-label="Deutsch"' in html
-    assert 'value="fr" lang="fr" class="btn btn-secondary btn-lang" aria-label="Français" aria-pressed="true"' in html
+    assert (
+        'value="fr" lang="fr" class="btn btn-secondary btn-lang" aria-label="Français" aria-pressed="true"'
+        in html
+    )
     switched = client.post(reverse("set_language"), {"language": "de", "next": page})
     assert switched.status_code == 302 and switched["Location"] == page
     german = client.get(page).content.decode()

@@ -52,7 +52,7 @@ def test_another_teacher_finds_no_way_to_someone_elses_table() -> None:
 
 
 def test_once_every_table_plays_the_session_page_stops_offering_to_group() -> None:
-    teacher, table, session_id = _lesson_table()
+    teacher, _table, session_id = _lesson_table()
     html = teacher.get(reverse("classroom:session_detail", args=[session_id])).content.decode()
     assert "Toutes les tables jouent" in html
     assert "Faire des groupes de" not in html and "Lancer 0 table" not in html

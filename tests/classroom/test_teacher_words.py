@@ -34,4 +34,4 @@ def test_a_wrong_password_speaks_of_the_email_address_the_teacher_typed() -> Non
     html = response.content.decode()
     assert response.status_code == 200
     assert "Adresse e-mail ou mot de passe incorrect" in html
-    assert "nom d’utilisateur" not in html and "nom d'utilisateur" not in html
+    assert "utilisateur" not in html  # Django's "nom d'utilisateur"
