@@ -218,3 +218,14 @@ def test_parent_links_are_printed_without_confusable_characters(
     )
     assert _open(legacy)[1] == 302
     assert _open(legacy.lower())[1] == 404
+
+
+@pytest.mark.django_db
+def test_the_parent_page_says_until_when_the_link_works() -> None:
+    link, token = parent_link_create(pupil=PupilFactory(), expires_in_days=30)
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    client.get(reverse("classroom:parent_open", args=[token]))
+    html = client.get(reverse("classroom:parent_page")).content.decode()
+    day = timezone.localtime(link.expires_at)
+    assert f"Il est valable jusqu'au {day.day} " in html.replace("&#x27;", "'")
+    assert "demandez-en un nouveau" in html
