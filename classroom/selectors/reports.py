@@ -125,6 +125,12 @@ class ClassReportRow:
     social: list[int] = field(default_factory=list)
 
     @property
+    def played(self) -> bool:
+        """Whether the pupil played at all in the period: a move, a missed
+        turn, or a social game's table (a Purrfect lesson has no sums)."""
+        return bool(self.summary.plays or self.summary.timeouts or any(self.social))
+
+    @property
     def median_seconds(self) -> float | None:
         ms = self.summary.median_compute_ms
         return None if ms is None else ms / 1000

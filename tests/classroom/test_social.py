@@ -180,3 +180,28 @@ def test_reports_show_participation_and_keep_it_out_of_the_chasse_figures(
     rows = {r.pupil.pk: r for r in report.context["report"].rows}
     assert rows[pupils[0].pk].social == [1]
     assert report.context["report"].total.announcements == 0
+
+
+def test_a_pupil_who_played_only_purrfect_is_not_reported_absent_from_the_lesson() -> None:
+    """A Purrfect lesson has no sums: its players still played, and only the
+    pupil who stayed away says "n'a pas joué"."""
+    from django.test import Client
+    from django.urls import reverse
+
+    session = ClassSessionFactory(game="purrfect")
+    pupils = PupilFactory.create_batch(4, school_class=session.school_class)
+    away = PupilFactory(school_class=session.school_class, display_name="Zoé")
+    table = _purrfect_table(session, pupils)
+    cg.table_end(table=table)
+    client = Client()
+    client.force_login(session.school_class.teacher)
+    page = client.get(
+        reverse("classroom:class_report", args=[session.school_class.pk]),
+        {"session": session.pk},
+    )
+    html = page.content.decode()
+    rows = {r.pupil.pk: r for r in page.context["report"].rows}
+    assert all(rows[p.pk].played for p in pupils) and not rows[away.pk].played
+    assert html.count("n'a pas joué à cette séance") == 1
+    zoe_row = html[html.index(">Zoé<") :].split("</tr>", 1)[0]
+    assert "n'a pas joué à cette séance" in zoe_row
