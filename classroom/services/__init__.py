@@ -33,7 +33,9 @@ from classroom.services.groups import (
 from classroom.services.joining import tablet_login, tablet_sign_out
 from classroom.services.practice import assignment_create, assignments_finish
 from classroom.services.pupils import (
+    PASTED_NAME_MAX,
     CodeCheck,
+    names_cut,
     new_picture_code,
     parse_names,
     pupil_check_code,
@@ -56,6 +58,7 @@ from classroom.services.sessions import (
 from classroom.services.tables import StartReport, pupil_seat, table_rematch, tables_start
 
 __all__ = [
+    "PASTED_NAME_MAX",
     "CodeCheck",
     "StartReport",
     "assignment_create",
@@ -71,6 +74,7 @@ __all__ = [
     "group_set_options",
     "groups_make",
     "lobby_group",
+    "names_cut",
     "new_join_code",
     "new_picture_code",
     "parse_names",

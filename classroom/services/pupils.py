@@ -63,15 +63,30 @@ def unique_name(name: str, taken: set[str]) -> str:
     return f"{name} {n}"
 
 
+# A pasted name is cut to this length: the field holds 40, and a duplicate
+# gets " 2", " 3"… added (``unique_display_name``).
+PASTED_NAME_MAX = 36
+
+
 def parse_names(text: str) -> list[str]:
     """One first name per line; blank lines and surrounding spaces ignored,
-    long names cut to the field's length."""
+    long names cut to ``PASTED_NAME_MAX`` (``names_cut`` says which)."""
     names = []
     for line in text.splitlines():
-        cleaned = " ".join(line.split())[:36]
+        cleaned = " ".join(line.split())[:PASTED_NAME_MAX]
         if cleaned:
             names.append(cleaned)
     return names
+
+
+def names_cut(text: str) -> list[str]:
+    """The pasted names ``parse_names`` shortens, as they will read: the
+    teacher is told rather than finding them cut in the list."""
+    return [
+        " ".join(line.split())[:PASTED_NAME_MAX]
+        for line in text.splitlines()
+        if len(" ".join(line.split())) > PASTED_NAME_MAX
+    ]
 
 
 @transaction.atomic

@@ -200,6 +200,13 @@ def pupils_add(request: HttpRequest, class_id: int) -> HttpResponse:
                 _("Prénoms en double, suffixe ajouté (modifiable) : %(names)s")
                 % {"names": ", ".join(renamed)},
             )
+        cut = services.names_cut(str(form.data.get("names", "")))
+        if cut:
+            messages.info(
+                request,
+                _("Prénoms trop longs, raccourcis à %(n)s caractères (modifiables) : %(names)s")
+                % {"n": services.PASTED_NAME_MAX, "names": ", ".join(cut)},
+            )
     else:
         for error in form.errors.get("names", []):
             messages.error(request, error)

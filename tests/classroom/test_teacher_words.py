@@ -35,3 +35,16 @@ def test_a_wrong_password_speaks_of_the_email_address_the_teacher_typed() -> Non
     assert response.status_code == 200
     assert "Adresse e-mail ou mot de passe incorrect" in html
     assert "utilisateur" not in html  # Django's "nom d'utilisateur"
+
+
+def test_a_name_too_long_is_shortened_and_the_teacher_is_told() -> None:
+    school_class = SchoolClassFactory()
+    client = Client()
+    client.force_login(school_class.teacher)
+    long_name = "Marie-Charlotte-Eugénie-Philippine-Rose"  # 39 characters
+    response = client.post(
+        reverse("classroom:pupils_add", args=[school_class.pk]), {"names": f"Léa\n{long_name}"}
+    )
+    said = [str(m) for m in get_messages(response.wsgi_request)]
+    assert any("raccourcis à 36 caractères" in m and long_name[:36] in m for m in said), said
+    assert school_class.pupils.filter(display_name=long_name[:36]).exists()
