@@ -125,6 +125,8 @@ class TableConsumer(
     # and a late redraw of the old table (its end, drawn meanwhile) must not
     # cover that.
     moved: bool = False
+    # The table that replaced this one, found as a seat's socket opened.
+    successor_id: int | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -154,6 +156,9 @@ class TableConsumer(
             snap, next_due = opened
             await self.accept()
             await self._show(snap)
+            if self.successor_id is not None:
+                # The game went on while this tablet slept ("Rejouer").
+                await self.table_moved({"new_table_id": self.successor_id})
         liveness.register(self)
         if next_due is not None:
             runtime.schedule(self.table_id, next_due)
@@ -193,6 +198,9 @@ class TableConsumer(
                 channel_name=self.channel_name,
                 seat_id=row.pk if row is not None else None,
             )
+        if snap.table.status == Table.Status.FINISHED and access.seat is not None:
+            successor = services.table_successor(table=snap.table)
+            self.successor_id = successor.pk if successor is not None else None
         return snap, services.table_next_due(table_id=self.table_id, snap=snap)
 
     async def disconnect(self, code: int) -> None:
@@ -522,9 +530,10 @@ class TableConsumer(
         every screen follows. The new table checks access again on connect."""
         new_id = event.get("new_table_id")
         if isinstance(new_id, int):
+            projector = b"view=projector" in self.scope.get("query_string", b"")
             async with self.screen_lock:
                 self.moved = True
-                await self._push(rendering.render_moved(new_id))
+                await self._push(rendering.render_moved(new_id, projector=projector))
 
     async def table_close(self, event: dict[str, Any]) -> None:
         """The session ended, or this tablet was signed out: said in this

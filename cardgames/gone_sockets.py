@@ -17,8 +17,19 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-# What the servers raise for a send or close on a socket already closed.
-GONE = (RuntimeError, OSError)
+def socket_gone(error: BaseException) -> bool:
+    """Whether ``error`` only says the socket is closed. Anything else (a send
+    before the handshake, a wrong message type) is a bug and is raised."""
+    if isinstance(error, OSError):  # uvicorn's ClientDisconnected, a reset connection
+        return True
+    if isinstance(error, RuntimeError):
+        text = str(error)
+        return (
+            type(error).__name__ == "Disconnected"  # autobahn (Daphne)
+            or "after sending 'websocket.close'" in text  # uvicorn, our close was sent
+            or "closed protocol" in text
+        )
+    return False
 
 
 class GoneSocketMixin:
@@ -30,11 +41,15 @@ class GoneSocketMixin:
     ) -> None:
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)  # type: ignore[misc]
-        except GONE as gone:
-            logger.debug("%s: socket gone before a send (%r)", type(self).__name__, gone)
+        except (OSError, RuntimeError) as error:
+            if not socket_gone(error):
+                raise
+            logger.debug("%s: socket gone before a send (%r)", type(self).__name__, error)
 
     async def close(self, code: Any = None, reason: Any = None) -> None:
         try:
             await super().close(code=code, reason=reason)  # type: ignore[misc]
-        except GONE as gone:
-            logger.debug("%s: socket gone before its close (%r)", type(self).__name__, gone)
+        except (OSError, RuntimeError) as error:
+            if not socket_gone(error):
+                raise
+            logger.debug("%s: socket gone before its close (%r)", type(self).__name__, error)

@@ -338,9 +338,10 @@ def render_closed(message: str) -> str:
     return render_to_string("cardgames/_closed.html", {"message": message})
 
 
-def render_moved(table_id: int) -> str:
+def render_moved(table_id: int, *, projector: bool = False) -> str:
     """The game goes on at a new table (someone pressed "Rejouer"): every screen
-    of the old one goes there by itself, with a big button should a script fail."""
-    return render_to_string(
-        "cardgames/_moved.html", {"url": reverse("cardgames:table", args=[table_id])}
-    )
+    of the old one goes there by itself, with a big button should a script fail.
+    A projector follows to the new table's projector view, never to the
+    teacher's own page (its buttons are not for the class's screen)."""
+    view = "cardgames:projector" if projector else "cardgames:table"
+    return render_to_string("cardgames/_moved.html", {"url": reverse(view, args=[table_id])})

@@ -10,11 +10,11 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
-from cardgames import engines, rendering, ui
+from cardgames import engines, rendering, services, ui
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.models import GameEvent, Move, Table
 
@@ -38,6 +38,11 @@ def _access(request: HttpRequest, table_id: int) -> tuple[Table, TableAccess]:
 def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """A pupil's tablet at a table: one websocket, the seat's own view."""
     table, access = _access(request, table_id)
+    if table.status == Table.Status.FINISHED and access.seat is not None:
+        # A pupil reopening a game that went on at another table ("Rejouer").
+        successor = services.table_successor(table=table)
+        if successor is not None:
+            return redirect("cardgames:table", table_id=successor.pk)
     snap = rendering.snapshot(table.pk)
     assert snap is not None
     # Same rule as the socket (TableConsumer._steers): a teacher sees "Rejouer"

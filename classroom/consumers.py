@@ -349,6 +349,12 @@ class MonitorConsumer(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsum
     # cardgames' events: one table changed.
     table_changed = table_presence = table_seats_changed = _redraw_table
 
+    async def table_moved(self, event: dict[str, Any]) -> None:
+        """"Rejouer": a new table replaced one of the session's; the whole
+        board is drawn again and its group joined (there was no handler: the
+        monitor's socket failed on every "Rejouer")."""
+        await self._redraw_all(event)
+
     async def table_close(self, event: dict[str, Any]) -> None:
         """The pupils' sockets close; the monitor stays."""
 

@@ -12,7 +12,8 @@ def number_text(value: float | None, unit: str = "", digits: int = 1) -> str:
     French and German habit; each language's catalogue says where it goes)."""
     if value is None:
         return "—"
-    text = number_format(round(value, digits), decimal_pos=digits)
+    # + 0.0: a small negative rounds to -0.0, which would print "-0".
+    text = number_format(round(value, digits) + 0.0, decimal_pos=digits)
     separator = get_format("DECIMAL_SEPARATOR")
     if text.endswith(separator + "0" * digits):
         text = text[: -(len(separator) + digits)]

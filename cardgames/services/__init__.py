@@ -49,6 +49,7 @@ from cardgames.services.tables import (
     table_pause,
     table_resume,
     table_start,
+    table_successor,
 )
 
 __all__ = [
@@ -84,5 +85,6 @@ __all__ = [
     "table_pause",
     "table_resume",
     "table_start",
+    "table_successor",
     "tables_close_sockets",
 ]

@@ -128,6 +128,18 @@ def seat_assign(*, table: Table, index: int, spec: SeatSpec) -> Seat:
 
 
 @transaction.atomic
+def table_successor(*, table: Table) -> Table | None:
+    """The game that replaced ``table`` ("Rejouer"): the next table of the same
+    group and number. A tablet that slept through the move finds it here."""
+    if not table.group_key:
+        return None
+    return (
+        Table.objects.filter(group_key=table.group_key, number=table.number, pk__gt=table.pk)
+        .order_by("pk")
+        .first()
+    )
+
+
 def table_start(*, table: Table) -> GameState:
     """Deal a new game with the table's own seed and options. Takes the table lock.
 

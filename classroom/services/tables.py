@@ -121,12 +121,8 @@ def table_rematch(*, table: Table) -> Table:
     lock, so two quick taps on "Rejouer" start one new game only."""
     with transaction.atomic():
         old = Table.objects.select_for_update().get(pk=table.pk)
-        successor = (
-            Table.objects.filter(group_key=old.group_key, number=old.number, pk__gt=old.pk)
-            .order_by("pk")
-            .first()
-        )
-        if successor is not None and old.group_key:
+        successor = cardgames_services.table_successor(table=old)
+        if successor is not None:
             return successor
         seats = [
             cardgames_services.SeatSpec(

@@ -12,4 +12,9 @@ register = template.Library()
 
 @register.filter
 def percent(value: float | None, digits: int = 0) -> str:
-    return percent_text(None if value is None or value == "" else float(value), int(digits))
+    """A value that is not a number shows "—", like a missing one (never a 500)."""
+    try:
+        number = None if value is None or value == "" else float(value)
+        return percent_text(number, int(digits))
+    except (TypeError, ValueError):
+        return "—"

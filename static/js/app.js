@@ -40,8 +40,18 @@
     wentOffline = true;
     document.body.classList.add("cg-offline");
   });
+  // "online" only says a network is up (Wi-Fi joining, a captive portal): the
+  // page reloads once the server itself answers, whatever it answers, or the
+  // tablet would be left on the browser's own error page.
+  function reloadWhenServerAnswers(wait) {
+    fetch(window.location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then(function () { window.location.reload(); })
+      .catch(function () {
+        setTimeout(function () { reloadWhenServerAnswers(Math.min(wait * 2, 15000)); }, wait);
+      });
+  }
   window.addEventListener("online", function () {
-    if (wentOffline && document.querySelector("[ws-connect]")) window.location.reload();
+    if (wentOffline && document.querySelector("[ws-connect]")) reloadWhenServerAnswers(1000);
     else document.body.classList.remove("cg-offline");
   });
 

@@ -176,3 +176,8 @@ async def test_rejouer_takes_every_tablet_of_the_table_to_the_new_game() -> None
         await tablet.drain(quiet=0.3)
         assert f'data-moved="/table/{new.pk}/"' in tablet.screen
         await tablet.close()
+    # A tablet that slept through it opens the old table again: it is sent on.
+    late = (await pupil_tablets(table, pupils=1))[0]
+    moved = await late.receive_until('data-moved="', timeout=5)
+    assert f'data-moved="/table/{new.pk}/"' in moved
+    await late.close()

@@ -97,3 +97,23 @@ def test_a_finished_table_replays_step_by_step() -> None:
 def test_a_table_still_playing_has_no_replay() -> None:
     table = started_table()
     assert _staff_client().get(f"/table/{table.pk}/replay/").status_code == 404
+
+
+def test_a_pupil_reopening_a_game_that_went_on_elsewhere_is_sent_to_the_new_one() -> None:
+    """A tablet asleep during "Rejouer" reloads the old table's page: it lands on
+    the new game. The teacher may still look at the finished one."""
+    old = started_table(seed=3)
+    new = services.table_create(
+        game=old.game,
+        seats=[
+            services.SeatSpec(player_key=s.player_key, display_name=s.display_name, is_bot=s.is_bot)
+            for s in old.seats.order_by("index")
+        ],
+        group_key=old.group_key,
+        number=old.number,
+    )
+    services.table_start(table=new)
+    services.table_end(table=old)
+    response = _pupil_client("pupil:1").get(f"/table/{old.pk}/")
+    assert response.status_code == 302 and response["Location"] == f"/table/{new.pk}/"
+    assert _staff_client().get(f"/table/{old.pk}/").status_code == 200

@@ -287,3 +287,35 @@ async def test_a_projector_socket_never_brings_the_teachers_rejouer_button() -> 
     assert "Rejouer" not in apply_update(shown_screen, shown_update)
     await own.disconnect()
     await shown.disconnect()
+
+
+async def test_rejouer_sends_the_projector_to_the_new_projector_view_and_keeps_the_monitor() -> None:
+    """ "Rejouer" on a finished table: the teacher's own screen follows to the new
+    table, the class's projector to the new table's projector view (never to
+    the teacher's page and its buttons), and the live view stays connected and
+    shows the new table."""
+    from classroom.services.tables import table_rematch
+    from config.asgi import application
+
+    ctx = await database_sync_to_async(_setup)()
+    table = await database_sync_to_async(_robots_play_a_game)(ctx["session"])
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
+        (b"cookie", f"sessionid={ctx['teacher_cookie']}".encode()),
+    ]
+    own = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)
+    shown = WebsocketCommunicator(
+        application, f"/ws/table/{table.pk}/?view=projector", headers=headers
+    )
+    monitor = _monitor(ctx["session"].pk, ctx["teacher_cookie"])
+    for socket in (own, shown, monitor):
+        assert (await socket.connect())[0]
+        await socket.receive_from(timeout=5)
+    new = await database_sync_to_async(table_rematch)(table=table)
+    assert f'data-moved="/table/{new.pk}/"' in await _receive_until(own, "data-moved")
+    assert f'data-moved="/table/{new.pk}/projector/"' in await _receive_until(shown, "data-moved")
+    await _receive_until(monitor, f'id="monitor-table-{new.pk}"')
+    assert await monitor.receive_nothing(timeout=0.3)  # still open: no close, no crash
+    for socket in (own, shown, monitor):
+        await socket.disconnect()
