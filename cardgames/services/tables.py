@@ -127,7 +127,6 @@ def seat_assign(*, table: Table, index: int, spec: SeatSpec) -> Seat:
     return seat
 
 
-@transaction.atomic
 def table_successor(*, table: Table) -> Table | None:
     """The game that replaced ``table`` ("Rejouer"): the next table of the same
     group and number. A tablet that slept through the move finds it here."""
@@ -140,6 +139,7 @@ def table_successor(*, table: Table) -> Table | None:
     )
 
 
+@transaction.atomic
 def table_start(*, table: Table) -> GameState:
     """Deal a new game with the table's own seed and options. Takes the table lock.
 
