@@ -22,6 +22,18 @@
     }
   });
 
+  // A form sent over the websocket that ends something (a table, the lesson)
+  // asks first. htmx's hx-confirm does not apply to ws-send, so this listens
+  // on window in the capture phase, before htmx sees the submit.
+  window.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form && form.getAttribute ? form.getAttribute("data-confirm") : null;
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
   // Live tables: a hint while the websocket reconnects (htmx's ws extension
   // reconnects by itself).
   document.addEventListener("htmx:wsClose", function () {

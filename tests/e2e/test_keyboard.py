@@ -171,10 +171,18 @@ def test_a_teacher_runs_a_session_with_the_keyboard_alone(
     page.screenshot(path=str(screenshots / "keyboard-monitor-1280x800.png"))
     axe_check(page, "monitor-keyboard")
 
-    # End the session from the monitor (the browser's confirm is accepted).
-    page.once("dialog", lambda dialog: dialog.accept())
+    # End the session from the monitor: the browser asks first (refused: the
+    # lesson goes on), then the confirm is accepted.
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    keys.press("Terminer la séance")
+    page.wait_for_timeout(500)
+    assert asked and "Terminer la séance ?" in asked[0], asked
+    assert page.get_by_text("Cette séance est terminée").count() == 0
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     keys.press("Terminer la séance")
     page.get_by_text("Cette séance est terminée").wait_for(timeout=10_000)
+    assert len(asked) == 2
 
     # Back to the class by the menu, then its report.
     keys.press("Mes classes")
