@@ -68,6 +68,15 @@ def _setup() -> dict[str, Any]:
     }
 
 
+def _teacher_headers(cookie: str) -> list[tuple[bytes, bytes]]:
+    """A teacher's browser on the site: its origin, host and session cookie."""
+    return [
+        (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
+        (b"cookie", f"sessionid={cookie}".encode()),
+    ]
+
+
 def _monitor(session_id: int, cookie: str | None) -> WebsocketCommunicator:
     from config.asgi import application
 
@@ -259,11 +268,7 @@ async def test_a_projector_socket_never_brings_the_teachers_rejouer_button() -> 
 
     ctx = await database_sync_to_async(_setup)()
     table = await database_sync_to_async(_robots_play_a_game)(ctx["session"])
-    headers = [
-        (b"origin", b"http://testserver"),
-        (b"host", b"testserver"),
-        (b"cookie", f"sessionid={ctx['teacher_cookie']}".encode()),
-    ]
+    headers = _teacher_headers(ctx["teacher_cookie"])
     page = await database_sync_to_async(Client().get)(f"/table/{table.pk}/projector/")
     assert page.status_code == 404  # a stranger (no teacher session) sees nothing
     own = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)
@@ -299,11 +304,7 @@ async def test_rejouer_sends_the_projector_to_the_new_projector_view_and_keeps_t
 
     ctx = await database_sync_to_async(_setup)()
     table = await database_sync_to_async(_robots_play_a_game)(ctx["session"])
-    headers = [
-        (b"origin", b"http://testserver"),
-        (b"host", b"testserver"),
-        (b"cookie", f"sessionid={ctx['teacher_cookie']}".encode()),
-    ]
+    headers = _teacher_headers(ctx["teacher_cookie"])
     own = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)
     shown = WebsocketCommunicator(
         application, f"/ws/table/{table.pk}/?view=projector", headers=headers
