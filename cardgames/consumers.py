@@ -209,13 +209,15 @@ class TableConsumer(
         on_seat = self.present_on_seat()
         self.joined = False
         liveness.unregister(self)
-        await table_hub.leave(self)
-        if self.session_group:
-            await self.channel_layer.group_discard(self.session_group, self.channel_name)
         if on_seat:
+            # First: what the teacher's monitor shows must not wait on the
+            # channel layer (the hub's reader may take a moment to stop).
             await db_work(services.seat_connection_close)(
                 channel_name=self.channel_name
             )
+        await table_hub.leave(self)
+        if self.session_group:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
 
     def present_on_seat(self) -> bool:
         return self.joined and self.access is not None and self.access.seat is not None
