@@ -77,6 +77,23 @@
       if (url && url.charAt(0) === "/" && url.charAt(1) !== "/") window.location.assign(url);
     }
   }
+  // A wide report table scrolls sideways inside its box on a phone; the line
+  // before the box says so, only while part of the table is out of view
+  // (nothing in the table itself shows that more is hidden on the right).
+  function scrollHints() {
+    var boxes = document.querySelectorAll(".rp-scroll");
+    for (var i = 0; i < boxes.length; i++) {
+      var hint = boxes[i].previousElementSibling;
+      if (!hint || !hint.classList.contains("rp-scroll-hint")) continue;
+      hint.hidden = boxes[i].scrollWidth <= boxes[i].clientWidth + 1;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", scrollHints);
+  window.addEventListener("resize", scrollHints);
+  // A <details> opening its data table (toggle does not bubble: captured).
+  document.addEventListener("toggle", scrollHints, true);
+  document.addEventListener("htmx:afterSettle", scrollHints);
+
   document.addEventListener("htmx:load", function (event) { followMoved(event.target); });
   document.addEventListener("htmx:oobAfterSwap", function (event) { followMoved(event.target); });
   document.addEventListener("DOMContentLoaded", function () { followMoved(document); });

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import date
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.urls import reverse
 
 from classroom.management.commands.bench_reports import history_write
 from classroom.models import LearningRecord, Pupil
+from classroom.services.parents import parent_link_create
 from tests.factories import SchoolClassFactory
 
 MAX_QUERIES = 14  # sessions + auth + the report's own queries; independent of size
@@ -128,3 +130,34 @@ def test_bad_filter_input_loses_nothing() -> None:
         "?from=zz&to=2025-01-01",
     ):
         assert client.get(url + query).status_code == 200
+
+
+def _scroll_boxes_named(html: str) -> list[str]:
+    """Each sideways-scrolling box of a report page, as its opening tag."""
+    return re.findall(r'<div class="rp-scroll"[^>]*>', html)
+
+
+@pytest.mark.django_db
+def test_every_scrolling_table_of_a_report_takes_focus_and_says_what_it_holds() -> None:
+    """On a phone the wide tables scroll sideways inside their box: a keyboard
+    user reaches each box, and a screen reader names the region it enters
+    (the teacher's class and pupil reports, and a parent's page)."""
+    school_class = _class_with_history(3, 4)
+    client = _teacher(school_class)
+    pupil = school_class.pupils.first()
+    parent = Client()
+    _link, token = parent_link_create(pupil=pupil, expires_in_days=30)
+    parent.get(reverse("classroom:parent_open", args=[token]))
+    pages = {
+        "class": client.get(reverse("classroom:class_report", args=[school_class.pk])),
+        "pupil": client.get(reverse("classroom:pupil_report", args=[pupil.pk])),
+        "parent": parent.get(reverse("classroom:parent_page")),
+    }
+    for name, response in pages.items():
+        assert response.status_code == 200, name
+        boxes = _scroll_boxes_named(response.content.decode())
+        assert boxes, name
+        for box in boxes:
+            assert 'tabindex="0"' in box and 'role="region"' in box, (name, box)
+            label = re.search(r'aria-label="([^"]+)"|aria-labelledby="([^"]+)"', box)
+            assert label is not None and (label.group(1) or label.group(2)).strip(), (name, box)

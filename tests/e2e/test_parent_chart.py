@@ -64,3 +64,45 @@ def test_the_parent_chart_shows_every_session_the_summary_counts(
     page.screenshot(path=str(screenshots / "parent-chart-390x844.png"))
     page.screenshot(path=str(screenshots / "parent-page-390x844.png"), full_page=True)
     context.close()
+
+
+SCROLL_BOXES = """() => [...document.querySelectorAll('.rp-scroll')]
+    .filter(box => box.getClientRects().length > 0)
+    .map(box => { const hint = box.previousElementSibling;
+                  return {over: box.scrollWidth > box.clientWidth + 1,
+                          hint: !!hint && hint.classList.contains('rp-scroll-hint')
+                                && hint.getClientRects().length > 0,
+                          text: hint ? hint.textContent.trim() : ''}; })"""
+
+
+def test_a_table_wider_than_the_phone_says_it_scrolls_sideways(
+    live_server_url: Any, browser: Any, screenshots: Path
+) -> None:
+    """At 360 px a parent's data table is wider than the screen and scrolls in
+    its box, which nothing showed: a line above it now says so, only while
+    part of it is out of view (turned sideways or on a laptop, it goes)."""
+    server = live_server_url
+    token = json.loads(server.shell(PARENT_LINK).splitlines()[-1])
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/p/{token}")
+    page.wait_for_url("**/parent/")
+    page.locator(".rp-chart-data summary").first.click()  # "see the data as a table"
+    boxes = page.evaluate(SCROLL_BOXES)
+    assert any(box["over"] for box in boxes), boxes  # the phone is too narrow for one
+    for box in boxes:
+        assert box["hint"] == box["over"], box
+        if box["hint"]:
+            assert "glisser" in box["text"], box
+    page.locator(".rp-scroll-hint:visible").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "parent-scroll-hint-360x740.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.rp-scroll-hint')].every(h => h.hidden"
+        " || h.nextElementSibling.scrollWidth > h.nextElementSibling.clientWidth + 1)"
+    )
+    for box in page.evaluate(SCROLL_BOXES):
+        assert box["hint"] == box["over"], box
+    context.close()
