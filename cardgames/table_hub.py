@@ -199,7 +199,9 @@ async def _read(hub: _Hub, previous: asyncio.Task[None] | None) -> None:
     """The hub's reader: one event at a time off its channel, each handled in a
     task of its own (a table's screens never wait behind another table's)."""
     if previous is not None:
-        await asyncio.wait([previous])
+        # The reader stopped by the last socket that left (``leave``), which
+        # may itself have been cancelled before that reader ended.
+        await _stopped(previous)
     while True:
         try:
             event = await hub.layer.receive(hub.channel)

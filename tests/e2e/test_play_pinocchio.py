@@ -166,7 +166,7 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     # The pupil report: Pinocchio's own figures, the German words included.
     report = teacher.new_page()
     report.goto(f"{server.url}/teacher/pupils/{pupils[0]['pk']}/report/")
-    table = report.locator("#social-pinocchio + .rp-scroll")
+    table = report.locator('.rp-scroll[aria-labelledby="social-pinocchio"]')
     table.wait_for()
     text = table.inner_text()
     assert "Bluffs découverts" in text and "allemand" in text
