@@ -181,3 +181,27 @@ async def test_rejouer_takes_every_tablet_of_the_table_to_the_new_game() -> None
     moved = await late.receive_until('data-moved="', timeout=5)
     assert f'data-moved="/table/{new.pk}/"' in moved
     await late.close()
+
+
+async def test_a_reader_that_lost_its_cancel_is_cancelled_again_and_ends() -> None:
+    """channels_redis' receive sometimes loses a ``cancel()`` and reads on (up to
+    its 5 s ``BZPOPMIN``). The last socket's ``disconnect`` waited that long and
+    a tablet's closed tab kept counting as connected: the hub cancels again."""
+    cancels = 0
+
+    async def reader_losing_one_cancel() -> None:
+        nonlocal cancels
+        while True:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                cancels += 1
+                if cancels == 1:
+                    continue  # lost, as inside the Redis client
+                raise
+
+    reader = asyncio.get_running_loop().create_task(reader_losing_one_cancel())
+    await asyncio.sleep(0)
+    reader.cancel()
+    await asyncio.wait_for(table_hub._stopped(reader), timeout=2)
+    assert reader.cancelled() and cancels == 2
