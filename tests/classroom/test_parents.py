@@ -163,6 +163,9 @@ def test_pupil_own_page_shows_stars_streak_and_grid_of_that_child_only() -> None
     assert "1 + 2 : su" in text
     assert "7 + 8 : à retravailler" in text
     assert "5 + 5 : pas encore essayé" in text  # the classmate's fact is not the child's
+    # The reports' "swipe the table" line speaks to an adult ("Faites glisser"):
+    # not on a child's own page (the grid fits a tablet).
+    assert "rp-scroll-hint" not in html
 
 
 @pytest.mark.django_db

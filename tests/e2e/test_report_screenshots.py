@@ -158,6 +158,22 @@ def test_class_report_pupil_report_and_parent_page(
     assert _small_targets(page, TARGETS) == []
     page.screenshot(path=str(screenshots / "report-pupil-390x844.png"), full_page=True)
     axe_check(page, "pupil-report")
+    # On a tablet the carry grids sit side by side; each "swipe sideways" line
+    # stays right above its own table, in its column (it once took a column).
+    page.set_viewport_size({"width": 768, "height": 1024})
+    page.reload()
+    page.locator(".rp-carry").first.wait_for()
+    hints = page.evaluate(
+        "() => [...document.querySelectorAll('.rp-scroll-hint')].filter(h => !h.hidden)"
+        ".map(h => { const a = h.getBoundingClientRect(),"
+        " b = h.nextElementSibling.getBoundingClientRect();"
+        " return {left: [a.left, b.left], bottom: a.bottom, top: b.top}; })"
+    )
+    assert hints, "a carry grid is wider than its column on a 768 px tablet"
+    for hint in hints:
+        assert hint["left"][0] == hint["left"][1] and hint["bottom"] <= hint["top"] + 1, hint
+    page.screenshot(path=str(screenshots / "report-pupil-768x1024.png"), full_page=True)
+    page.set_viewport_size(PHONE)
 
     # --- 3. A parent link, made through the teacher's UI.
     page.locator("#parents").scroll_into_view_if_needed()
