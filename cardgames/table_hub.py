@@ -142,12 +142,14 @@ def _reader_stop(hub: _Hub) -> asyncio.Task[None] | None:
 async def _stopped(reader: asyncio.Task[None]) -> None:
     """Wait for a cancelled reader to end, cancelling it again while it reads on.
 
-    One ``cancel()`` is sometimes lost inside channels_redis' receive (redis-py
-    8, Python 3.11): the reader went on waiting in ``BZPOPMIN`` for up to its
-    5 s, so the last socket's ``disconnect`` hung that long; a test's
-    communicator gives up after 1 s and cancelled it before the socket's
-    presence row was deleted (a seat showed connected with nobody there). Seen
-    in 2 of 14 runs; a second ``cancel()`` always ended it."""
+    A ``cancel()`` used to be lost inside channels_redis' receive (seen in 2 of
+    14 runs; a second ``cancel()`` always ended it): the reader went on waiting
+    in ``BZPOPMIN`` for up to its 5 s, so the last socket's ``disconnect`` hung
+    that long, and a test's communicator gave up after 1 s before the socket's
+    presence row was deleted. The cause, Python 3.11's ``asyncio.wait_for``
+    inside redis-py's send, is now mended where it happens
+    (``config.channel_layer.CancelSafeConnection``); this stays as the guard
+    that a socket's ``disconnect`` never hangs on a reader, whatever the layer."""
     while not reader.done():
         await asyncio.wait([reader], timeout=0.05)
         if not reader.done():
