@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from typing import Any
@@ -95,19 +96,13 @@ class CancelSafeConnection(AbstractConnection):
             raise asyncio.CancelledError
 
 
-_CANCEL_SAFE: dict[type, type] = {}
-
-
+@functools.cache
 def cancel_safe(connection_class: type[AbstractConnection]) -> type[AbstractConnection]:
-    """``connection_class`` with ``CancelSafeConnection`` in front of it."""
+    """``connection_class`` with ``CancelSafeConnection`` in front of it (one
+    class per pool class, however many pools and event loops)."""
     if issubclass(connection_class, CancelSafeConnection):
         return connection_class
-    safe = _CANCEL_SAFE.get(connection_class)
-    if safe is None:
-        safe = _CANCEL_SAFE[connection_class] = type(
-            f"CancelSafe{connection_class.__name__}", (CancelSafeConnection, connection_class), {}
-        )
-    return safe
+    return type(f"CancelSafe{connection_class.__name__}", (CancelSafeConnection, connection_class), {})
 
 
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
