@@ -1,10 +1,13 @@
-"""The in-memory channel layer of the embedded default: the stock layer with a
-cheaper expiry sweep, which must still deliver and still expire."""
+"""The project's channel layers (``config/channel_layer.py``): the in-memory one
+of the embedded default (a cheaper expiry sweep, which must still deliver and
+still expire) and the Redis one (its pipelined ``group_send``, and connections
+that never swallow a task's cancellation)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 
 import pytest
@@ -184,22 +187,20 @@ async def test_every_redis_receive_cancelled_at_any_moment_ends() -> None:
     Receives cancelled at random moments while messages flow (measured before
     the fix: 3 to 21 of 200 per round still running 2 s later, for ever) must
     all end at once."""
-    import random
-
     # The capacity of the settings: a worker's sockets share one Redis queue.
     (layer,) = _redis_layers(1, capacity=1500)
+
+    async def send(names: list[str]) -> None:
+        for _ in range(100):
+            await layer.send(random.choice(names), {"type": "table.changed"})
+            await asyncio.sleep(0.001)
+
     try:
         await layer.flush()
         still_running = []
         for _round in range(3):
             names = [await layer.new_channel() for _ in range(100)]
             receives = [asyncio.ensure_future(layer.receive(name)) for name in names]
-
-            async def send(names: list[str]) -> None:
-                for _ in range(100):
-                    await layer.send(random.choice(names), {"type": "table.changed"})
-                    await asyncio.sleep(0.001)
-
             sending = asyncio.ensure_future(send(names))
             await asyncio.sleep(0.1)
             for receive in receives:
