@@ -102,7 +102,9 @@ class _RenderThread:
     three screens to be drawn before seeing their own (measured: mover's screen
     sent 5.8 ms after the move was saved, the last of the table's 6.9 ms after)."""
 
-    OWN, BROADCAST = 0, 1
+    # LATER: a robot's move. Its screens are drawn one job each, so that a
+    # pupil's move that comes meanwhile waits for one screen at most, not four.
+    OWN, BROADCAST, LATER = 0, 1, 2
 
     def __init__(self) -> None:
         self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
@@ -263,6 +265,25 @@ async def render_screens(
     table, not one each (``cardgames.table_hub``)."""
     future = _RENDERER.submit(_RENDERER.BROADCAST, _shared_screens, snap, stamp, viewers)
     return await asyncio.wrap_future(future)
+
+
+def screens_later(
+    snap: rendering.Snapshot, *, stamp: object, viewers: list[tuple[int | None, bool, str]]
+) -> list[asyncio.Future[screen_units.Screen]]:
+    """The screens of a robot's move, as ``render_screens`` draws them, but
+    each a job of its own behind every pupil's screen (``_RenderThread.LATER``).
+
+    Why: changes of different tables share one GIL, so a pupil whose tap comes
+    while another table's change is drawn waits for it (``bench_ws.py``: 17 of
+    the 20 slowest moves overlapped another change, a robot's in about a third
+    of them). A robot "thinks" for a second or more: a few milliseconds more
+    are invisible on its table, while the pupil's are the measured wait."""
+    return [
+        asyncio.wrap_future(
+            _RENDERER.submit(_RENDERER.LATER, _shared_screens, snap, stamp, [viewer])
+        )
+        for viewer in viewers
+    ]
 
 
 async def screens_queued_drawn() -> None:

@@ -37,7 +37,7 @@ from channels.layers import BaseChannelLayer
 from django.conf import settings
 
 from cardgames import screen_units, services
-from cardgames.live_screens import render_screens, shared_snapshot
+from cardgames.live_screens import render_screens, screens_later, shared_snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -270,6 +270,13 @@ async def _changed(hub: _Hub, table_id: int, event: dict[str, Any]) -> None:
             await socket.screen_send(None)
         return
     viewers = [(*socket.viewer(), socket.language or settings.LANGUAGE_CODE) for socket in targets]
+    if event.get("robot"):
+        # Behind any pupil's screens, one at a time (``screens_later``).
+        later = screens_later(snap, stamp=stamp, viewers=viewers)
+        for socket, pending in zip(targets, later, strict=True):
+            (screen,) = await pending
+            await socket.screen_send(screen)
+        return
     screens = await render_screens(snap, stamp=stamp, viewers=viewers)
     for socket, screen in zip(targets, screens, strict=True):
         await socket.screen_send(screen)

@@ -347,6 +347,7 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
                 version=result.version,
                 next_due=next_due,
                 after=result.snapshot,
+                robot=move.by_bot,
             )
         finally:
             receivers_dispatch(receivers)

@@ -197,18 +197,26 @@ def move_after(*, stamp: object) -> Snapshot | None:
 
 
 def table_changed(
-    *, table_id: int, version: int, next_due: datetime | None, after: Snapshot | None = None
+    *,
+    table_id: int,
+    version: int,
+    next_due: datetime | None,
+    after: Snapshot | None = None,
+    robot: bool = False,
 ) -> None:
     """After a commit: every screen of the table redraws, and the next due move
     is scheduled. ``after``: the committed table's snapshot, so this process's
-    screens are drawn without another read (``move_after``)."""
+    screens are drawn without another read (``move_after``). ``robot``: a
+    robot's move (or a timed-out turn), whose screens give way to the pupils'
+    (``table_hub``): no child is waiting on those milliseconds."""
     stamp = secrets.token_hex(8)
     if after is not None:
         with _after_lock:
             _AFTER[stamp] = after
             while len(_AFTER) > _AFTER_MAX:
                 _AFTER.popitem(last=False)
-    table_notify(
-        table_id=table_id, message={"type": "table.changed", "version": version, "stamp": stamp}
-    )
+    message: dict[str, Any] = {"type": "table.changed", "version": version, "stamp": stamp}
+    if robot:
+        message["robot"] = True
+    table_notify(table_id=table_id, message=message)
     table_due(table_id=table_id, at=next_due)

@@ -111,6 +111,43 @@ def test_a_new_move_waits_for_the_screens_already_queued() -> None:
     assert drawn == ["slow", "other table's screen", "move"]
 
 
+async def test_a_robots_screens_give_way_to_a_pupils_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A robot's move is drawn behind the pupils' screens, one screen per job
+    (``screens_later``): a pupil's broadcast queued after the robot's screens
+    is drawn before them, and a pupil's move starting on a database thread
+    does not wait for the robot's screens at all."""
+    busy, release, drawn, draw = _slow_drawing()
+    hold = threading.Event()
+
+    def robot_screen(snap: Any, stamp: object, viewers: list[tuple[Any, bool, str]]) -> list[str]:
+        hold.wait(5)
+        drawn.append(f"robot's screen for {viewers[0][0]}")
+        return [f"screen {viewers[0][0]}"]
+
+    monkeypatch.setattr(live_screens, "_shared_screens", robot_screen)
+    renderer = live_screens._RENDERER
+    renderer.submit(renderer.BROADCAST, draw, "slow")
+    assert busy.wait(5)
+    later = live_screens.screens_later(
+        None, stamp="robot", viewers=[(0, False, "fr"), (1, False, "fr"), (None, False, "fr")]
+    )  # type: ignore[arg-type]
+    renderer.submit(renderer.BROADCAST, draw, "pupil's broadcast")
+    moved = threading.Event()
+
+    def move() -> None:
+        live_screens.screens_in_flight_drawn(timeout=5)
+        moved.set()
+
+    threading.Thread(target=move).start()
+    release.set()
+    # The pupil's move goes ahead while the robot's first screen is still held.
+    assert await asyncio.to_thread(moved.wait, 5)
+    assert drawn == ["slow", "pupil's broadcast"]
+    hold.set()
+    assert [await screen for screen in later] == [["screen 0"], ["screen 1"], ["screen None"]]
+    assert drawn[2:] == ["robot's screen for 0", "robot's screen for 1", "robot's screen for None"]
+
+
 def test_a_stopped_render_thread_holds_a_move_back_only_briefly() -> None:
     release = threading.Event()
     renderer = live_screens._RENDERER

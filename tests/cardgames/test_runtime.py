@@ -218,3 +218,28 @@ def test_outside_an_event_loop_the_robot_plays_by_itself_on_a_timer_thread() -> 
     while not Move.objects.filter(table=table, seat=1).exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert Move.objects.filter(table=table, seat=1, by_bot=True).exists()
+
+
+@pytest.mark.django_db
+def test_a_robots_move_is_broadcast_as_a_robots_and_a_pupils_is_not(
+    scheduled, django_capture_on_commit_callbacks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table hub draws a robot's screens behind the pupils'
+    (``live_screens.screens_later``): only the robot's broadcast says so."""
+    from cardgames.services import notify
+
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        notify, "table_notify", lambda *, table_id, message, group=None: sent.append(message)
+    )
+    table = started_table(pupils=1, bots=1)
+    engine, state, _ = _state(table)
+    action = _legal_play(engine, state, 0)
+    services.card_choose(table=table, seat=0, card=action["card"], version=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.action_submit(table=table, seat=0, action=action, version=0, nonce="p1")
+    Seat.objects.filter(table=table, index=1).update(next_think_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bot_turns(table_id=table.pk)
+    changes = [message for message in sent if message["type"] == "table.changed"]
+    assert [(m["version"], m.get("robot", False)) for m in changes] == [(1, False), (2, True)]
