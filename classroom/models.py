@@ -478,3 +478,21 @@ class ScoreSumRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pupil_id}: {'+'.join(map(str, self.addends))} = {self.sum} ({self.answer})"
+
+
+class RateCounter(models.Model):
+    """One abuse counter (wrong join codes of an IP, mails to an address, …)
+    that lives until ``expires_at``.
+
+    Why in the database and not the cache: the local-memory cache holds a few
+    hundred entries, so a flood of other keys evicted a counter and bought a
+    fresh budget; a row is only ever removed once expired (``purge``). Written
+    only through ``classroom.services.counters``.
+    """
+
+    key = models.CharField(max_length=200, unique=True)
+    count = models.PositiveIntegerField(default=0)
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}={self.count} (until {self.expires_at:%H:%M:%S})"
