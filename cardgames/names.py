@@ -44,7 +44,10 @@ _ELIDING = {
 }
 _TAGS = re.compile(r"<[^>]*>")
 _VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
-_BEFORE_NAME = re.compile(r"(?<![\w'\u2019])(" + "|".join(_ELIDING) + r")\s+" + OPEN, re.IGNORECASE)
+# The word, its space, then any markup opening the name (``<bdi>``), then the mark.
+_BEFORE_NAME = re.compile(
+    r"(?<![\w'\u2019])(" + "|".join(_ELIDING) + r")\s+((?:<[^>]*>)*)" + OPEN, re.IGNORECASE
+)
 
 
 def name_mark(name: object) -> str:
@@ -77,7 +80,7 @@ def _elide(match: re.Match[str], text: str) -> str:
     elided = _ELIDING[word.lower()]
     if word[0].isupper():
         elided = elided[0].upper() + elided[1:]
-    return elided + OPEN
+    return elided + match.group(2) + OPEN
 
 
 def names_place(text: str, language: str | None = None) -> str:

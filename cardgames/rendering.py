@@ -199,6 +199,8 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         view=view,
         legal=legal,
         my_turn=bool(legal),
+        # A game without turns (Purrfect) never says "your turn" aloud.
+        turn_based=not engine.simultaneous,
         over=over,
         playing=playing,
         status_message=status_message(snap.table, over),

@@ -96,7 +96,7 @@ def table_notice(context: Context) -> SafeString:
         latest=context.get("latest") or (),
         log=context.get("log") or (),
         view=context.get("view"),
-        my_turn=bool(context.get("my_turn")),
+        my_turn=bool(context.get("my_turn")) and bool(context.get("turn_based", True)),
     )
 
 

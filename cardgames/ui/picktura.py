@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.picktura import HIDDEN, PILES, VISIBLE, PileMemory
-from cardgames.names import counts_line
+from cardgames.names import counts_line, with_names
 from cardgames.parsing import whole_number
 from cardgames.ui import art, generic
 from cardgames.ui.picktura_cartels import cartel, cartels
@@ -460,7 +460,7 @@ def explain(event: Mapping[str, Any], seat_names: Sequence[str], me: int | None)
     if kind == "deal":
         return {"kind": "info", "icon": "🃏", "text": gettext("Tu reçois tes 5 cartes.")}
     if kind == "turn":
-        text = gettext("C'est ton tour !") if you else gettext("Au tour de %(name)s.") % {"name": name}
+        text = gettext("C'est ton tour !") if you else with_names(gettext("Au tour de %(name)s."), name=name)
         return {"kind": "turn", "icon": "⭐" if you else "⏳", "text": text}
     if kind == "draw":
         if event.get("from") == VISIBLE:

@@ -74,3 +74,23 @@ async def test_cards_have_names_a_screen_reader_can_say() -> None:
     assert all(re.fullmatch(r"Carte (addition|soustraction|somme|spéciale).*", x) for x in hand), hand
     assert any(re.search(r"\d+ plus \d+", x) for x in hand), hand
     await lea.close()
+
+
+async def test_a_game_without_turns_never_says_your_turn() -> None:
+    """Purrfect's screen-reader line said "C'est ton tour !" after every event,
+    in a game where everyone plays at once: it now says what happened only."""
+    from cardgames.engines.purrfect import ENGINE as PURRFECT
+    from tests.cardgames.test_purrfect_live import form_of
+
+    table = await database_sync_to_async(started_table)(game="purrfect", pupils=4, bots=0)
+    tablets = await _tablets(table.pk, ["pupil:1", "pupil:2", "pupil:3", "pupil:4"])
+    _engine, state, version, _ = await table_state(table.pk)
+    offer = next(a for a in PURRFECT.legal_actions(state, 0) if a["type"] == "offer")
+    await tablets[0].send(form_of(offer, version))
+    watcher = tablets[1]
+    await watcher.wait_version(version + 1)
+    said = SAY.findall(watcher.messages[-1])
+    assert len(said) == 1 and said[0].strip(), "the offer is said aloud"
+    assert "ton tour" not in said[0]
+    for tablet in tablets:
+        await tablet.close()
