@@ -214,8 +214,18 @@ def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse
     tables start, a mosaic of their public views (the code stays in a corner
     for late pupils). The page asks again every few seconds (``hx-trigger``,
     no script); while nothing started the answer is an empty 204, so the
-    live list of joined pupils keeps its socket."""
-    class_session = access.access_open_session(request.user, session_id)
+    live list of joined pupils keeps its socket. Once the lesson ends the
+    whole class reads "Séance terminée" and a thank-you, and the page stops
+    asking (an error page on the class's big screen was the old answer)."""
+    class_session = access.access_session(request.user, session_id)
+    if not class_session.is_open:
+        return render(
+            request,
+            "classroom/teacher/_projector_stage.html"
+            if request.htmx
+            else "classroom/teacher/projector.html",
+            {"class_session": class_session, "ended": True},
+        )
     mosaic = _mosaic(class_session)
     if request.htmx and not mosaic:
         return HttpResponse(status=204)
