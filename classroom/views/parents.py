@@ -29,6 +29,7 @@ from django.views.decorators.http import require_POST
 from cardgames.i18n import request_language_set, supported
 from classroom import access, charts, selectors
 from classroom.forms import ParentLinkForm
+from classroom.insights.rewards import CORRECT_PER_STAR
 from classroom.models import (
     ParentLink,
 )
@@ -229,5 +230,6 @@ def pupil_page(request: HttpRequest) -> HttpResponse:
         "pupil": login.pupil,
         "avatar_url": avatar_url(login.pupil.avatar),
         "star_range": range(min(page.stars.stars, 30)),
+        "stars_per_answers": CORRECT_PER_STAR,
     }
     return render(request, "classroom/pupil/own_page.html", context)

@@ -232,3 +232,16 @@ def test_the_parent_page_says_until_when_the_link_works() -> None:
     day = timezone.localtime(link.expires_at)
     assert f"Il est valable jusqu'au {day.day} " in html.replace("&#x27;", "'")
     assert "demandez-en un nouveau" in html
+
+
+@pytest.mark.django_db
+def test_a_new_childs_page_says_how_to_earn_stars_and_never_zero_days() -> None:
+    """'🔥 0 jours de suite' stood right under 'Tu as joué aujourd'hui : super !'
+    (a weekend's game does not make a school-day streak), and '0 étoiles' came
+    with no hint of how to earn one."""
+    child = PupilFactory(display_name="Capucine")
+    live = ClassSessionFactory(school_class=child.school_class)
+    html = _tablet(child, live).get(reverse("classroom:pupil_page")).content.decode()
+    text = " ".join(html.split())
+    assert "0</span><span>jours de suite" not in text and "jour de suite" not in text
+    assert "Tu gagnes une étoile toutes les 10 bonnes réponses" in text
