@@ -305,7 +305,8 @@ def _session_line_chart(
     # dash so each measure keeps one look across the pupil's charts.
     chart.add(value_title, values, dots_size=7)
     lines = {0: _line_style(series_index)}
-    if threshold is not None and series:
+    # One session draws no line, so its legend would name a line nobody sees.
+    if threshold is not None and len(series) > 1:
         chart.add(threshold_label, [threshold] * len(series), show_dots=False)
         lines[1] = THRESHOLD_LINE
     svg = _render(chart, title, description, markers={0: marker}, lines=lines)
@@ -331,6 +332,10 @@ def _session_line_chart(
 # child at 97 % overall read "from 100 % to 92.3 %", as if slipping).
 TREND_SESSIONS = 5
 
+# Below this share of right carrying additions a pupil is named as struggling
+# (the same 70 % line as the accuracy alert).
+WEAK_CROSSING = 70.0
+
 
 def _trend_words(values: list[float | None], unit: str) -> str:
     """The summary under a chart: the first sessions against the last ones,
@@ -338,6 +343,10 @@ def _trend_words(values: list[float | None], unit: str) -> str:
     known = [v for v in values if v is not None]
     if not known:
         return _("Pas encore de données.")
+    if len(known) == 1:
+        # "De 60 % à la première séance à 60 % à la dernière (1 séances)" said
+        # nothing true about a single session.
+        return _("Une seule séance pour l'instant : %(value)s.") % {"value": _fmt(known[0], unit)}
     ends = min(TREND_SESSIONS, len(known) // 2)
     if ends < 2:
         return _(
@@ -488,8 +497,15 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
     chart.add(
         _("Retenue en ajoutant (hachuré)"), [row.summary.accuracy_add_crossing for row in drawn]
     )
+    # Only pupils who really struggle with carrying are named: the three lowest
+    # of a class that does well were "Anne-Charlotte (100 %), Léo (100 %)…".
     weakest = sorted(
-        (r for r in rows if r.summary.accuracy_add_crossing is not None),
+        (
+            r
+            for r in rows
+            if r.summary.accuracy_add_crossing is not None
+            and r.summary.accuracy_add_crossing < WEAK_CROSSING
+        ),
         key=lambda r: r.summary.accuracy_add_crossing or 0.0,
     )[:3]
     description = _(

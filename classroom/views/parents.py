@@ -35,9 +35,7 @@ from classroom.models import (
 )
 from classroom.pictures import avatar_url
 from classroom.services.parents import parent_link_create, parent_link_revoke, token_hash
-from classroom.views.common import (
-    qr_svg,
-)
+from classroom.views.common import qr_svg, token_cookie_secure
 
 PARENT_COOKIE = "parent_link"
 PARENT_COOKIE_SALT = "classroom.parent-link"
@@ -70,7 +68,7 @@ def parent_link_create_view(request: HttpRequest, pupil_id: int) -> HttpResponse
         salt=LETTER_COOKIE_SALT,
         max_age=LETTER_COOKIE_MAX_AGE,
         path=reverse("classroom:parent_letter", args=[link.pk]),
-        secure=request.is_secure(),
+        secure=token_cookie_secure(request),
         httponly=True,
         samesite="Strict",
     )
@@ -147,7 +145,7 @@ def parent_open(request: HttpRequest, parent_token: str) -> HttpResponse:
         max_age=max_age,
         httponly=True,
         samesite="Lax",
-        secure=request.is_secure(),
+        secure=token_cookie_secure(request),
         path=reverse("classroom:parent_page"),
     )
     response["Referrer-Policy"] = "no-referrer"
@@ -178,7 +176,7 @@ def parent_page(request: HttpRequest) -> HttpResponse:
                 max_age=PARENT_COOKIE_MAX_AGE,
                 path=reverse("classroom:parent_page"),
                 samesite="Lax",
-                secure=request.is_secure(),
+                secure=token_cookie_secure(request),
                 httponly=True,
             )
         return response

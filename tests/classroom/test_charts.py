@@ -86,7 +86,7 @@ def test_a_long_series_is_summed_up_by_averages_not_by_two_noisy_sessions() -> N
     [
         ("fr", ("14/03/2025", "62,5 %", "35", "40"), "14/03", "Calculs annoncés"),
         ("de", ("14.03.2025", "62,5 %", "35", "40"), "14.03.", "Angesagte Rechnungen"),
-        ("en", ("03/14/2025", "62.5%", "35", "40"), "03/14", "Calculations announced"),
+        ("en", ("14 Mar 2025", "62.5%", "35", "40"), "14 Mar", "Calculations announced"),
     ],
 )
 def test_numbers_and_dates_are_written_the_readers_way(
@@ -147,3 +147,30 @@ def test_class_chart_hatches_the_carry_bars_and_prints_values() -> None:
         ("Nour", "95 %", "95 %", "—", "40"),
     )
     assert "(hachuré)" in chart.svg and "(plein)" in chart.svg
+
+
+def test_one_session_is_said_as_one_and_draws_no_unseen_landmark() -> None:
+    """A parent with one session read "De 60 % à la première séance à 60 % à la
+    dernière (1 séances)" and a legend "Repère : 70 %" naming a line that one
+    point cannot draw."""
+    chart = charts.accuracy_chart(series=[point(0, 60.0, 4000, 0.0)], parents=True)
+    assert "Une seule séance pour l'instant : 60 %." in chart.svg.replace("&#x27;", "'").replace(
+        "&#39;", "'"
+    )
+    assert "1 séances" not in chart.svg and "Repère" not in chart.svg
+    two = charts.accuracy_chart(series=SERIES[:2], parents=True)
+    assert "Repère : 70 %" in two.svg
+
+
+def test_only_pupils_who_struggle_with_carrying_are_named_weakest() -> None:
+    """"Plus faibles avec retenue : Anne-Charlotte (100 %), Jean-Baptiste (100 %),
+    Léo (100 %)" named a class that carries perfectly as its weakest."""
+    strong = [
+        charts.ClassRow(name, summary(100.0, 100.0, 100.0))
+        for name in ("Anne-Charlotte", "Jean-Baptiste", "Léo")
+    ]
+    assert "Plus faibles" not in charts.class_accuracy_chart(rows=strong).description
+    mixed = [*strong, charts.ClassRow("Nour", summary(60.0, 40.0, 70.0))]
+    assert "Plus faibles avec retenue : Nour (40 %)." in charts.class_accuracy_chart(
+        rows=mixed
+    ).description

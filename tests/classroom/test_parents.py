@@ -245,3 +245,31 @@ def test_a_new_childs_page_says_how_to_earn_stars_and_never_zero_days() -> None:
     text = " ".join(html.split())
     assert "0</span><span>jours de suite" not in text and "jour de suite" not in text
     assert "Tu gagnes une étoile toutes les 10 bonnes réponses" in text
+
+
+@pytest.mark.django_db
+def test_the_parent_cookies_are_secure_in_production(settings: Any) -> None:
+    """The parent link's cookie carries its token: behind a proxy that forgot
+    X-Forwarded-Proto it went out without ``Secure`` (issue 44, finding 12)."""
+    from classroom.services.parents import parent_link_create
+
+    settings.SESSION_COOKIE_SECURE = True
+    _link, token = parent_link_create(pupil=PupilFactory(), expires_in_days=30)
+    response = Client().get(f"/p/{token}")
+    cookie = response.cookies["parent_link"]
+    assert cookie["secure"] and cookie["httponly"]
+
+
+@pytest.mark.django_db
+def test_sessions_all_on_one_day_are_not_a_range() -> None:
+    """"2 séances, du 5 décembre au 5 décembre": two lessons on one day."""
+    child = PupilFactory(display_name="Lina")
+    morning, afternoon = ended_session(child.school_class, 0), ended_session(child.school_class, 0)
+    LearningRecord.objects.bulk_create(
+        [record(child, morning, 1), record(child, afternoon, 2, table_id=5000)]
+    )
+    _link, token = parent_link_create(pupil=child, expires_in_days=30)
+    client, _status = _open(token)
+    text = " ".join(client.get(reverse("classroom:parent_page")).content.decode().split())
+    assert "2 séances, le 3 mars." in text
+    assert " du 3 mars au 3 mars" not in text
