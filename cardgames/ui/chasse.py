@@ -448,10 +448,14 @@ def _moves(history: Sequence[Mapping[str, Any]]) -> list[tuple[int, list[Mapping
 def feedback_for(history: Sequence[Mapping[str, Any]], seat: int | None) -> dict[str, Any] | None:
     """This seat's own last announcement, judged: a green tick, or the right
     total written out. It stays until the seat plays again, even when a robot
-    plays meanwhile or a new round starts: a child reads slowly."""
+    plays meanwhile: a child reads slowly. A new round ends it: "98 - 20 = 78"
+    beside a total back at 0 reads as a mistake (the history's "Fin de la
+    manche" line says how the round ended)."""
     if seat is None:
         return None
     for event in reversed(history):
+        if event.get("type") == "round_started":
+            return None
         if event.get("type") == "card_played" and event.get("seat") == seat:
             announced = event.get("announced")
             if announced is None:

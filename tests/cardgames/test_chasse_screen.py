@@ -50,7 +50,9 @@ def test_own_penalty_stays_explained_after_a_robot_plays() -> None:
     assert texts[0] not in [line["text"] for line in context["log_lines"]]
 
 
-def test_feedback_survives_a_new_round_until_the_pupil_plays_again() -> None:
+def test_feedback_ends_with_its_round() -> None:
+    """'Bravo, c'est juste ! 98 - 20 = 78' stayed on into the next round, beside
+    a total back at 0 (issue 48): the feedback now ends with its round."""
     history = [
         _play(0, 20, FIVE, 26),
         _play(1, 25, FIVE, 30),
@@ -59,8 +61,13 @@ def test_feedback_survives_a_new_round_until_the_pupil_plays_again() -> None:
         {"type": "round_started", "round": 2, "first_seat": 1},
         _play(1, 0, FOUR, 4),
     ]
+    assert _context(history[:4])["feedback"] == {
+        "correct": False,
+        "announced": 26,
+        "sum": "20 + 5 = 25",
+    }
     context = _context(history)
-    assert context["feedback"] == {"correct": False, "announced": 26, "sum": "20 + 5 = 25"}
+    assert context["feedback"] is None
     history.append(_play(0, 4, FIVE, 9))
     context = _context(history)
     assert context["feedback"]["correct"] is True
