@@ -34,6 +34,7 @@ from classroom.models import (
     ParentLink,
 )
 from classroom.pictures import avatar_url
+from classroom.privacy import kept_records
 from classroom.services.parents import parent_link_create, parent_link_revoke, token_hash
 from classroom.views.common import qr_svg, token_cookie_secure
 
@@ -127,6 +128,7 @@ def parent_letter(request: HttpRequest, link_id: int) -> HttpResponse:
             "url": url,
             "qr": qr_svg(url, scale=5) if url else None,
             "retention": RETENTION_TEXT,
+            "kept": kept_records(),
         },
     )
 
@@ -197,6 +199,7 @@ def parent_page(request: HttpRequest) -> HttpResponse:
             "report": report,
             "pupil": link.pupil,
             "avatar_url": avatar_url(link.pupil.avatar),
+            "kept": kept_records(),
             "chart": chart,
             "link": link,
             "retention": RETENTION_TEXT,
