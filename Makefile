@@ -7,15 +7,30 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install browser run serve test lint typecheck pytest bench loadtest messages clean audit
+.PHONY: install browser run serve test lint typecheck pytest bench loadtest faults soak capacity messages clean audit lock lock-check
 
-$(STAMP): pyproject.toml
+# Everything comes from requirements/lock.txt: one version of each dependency
+# (dev included), each file checked against its sha256. The project itself is
+# then installed without its dependencies (they are all in the lock already) and
+# with the locked setuptools (no unpinned build environment fetched).
+LOCK := requirements/lock.txt
+
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# Re-resolve after a change to pyproject's dependencies (versions already locked
+# are kept); `make lock UPGRADE=1` takes the newest each range allows.
+lock: install
+	$(PY) scripts/lock.py lock $(if $(UPGRADE),--upgrade)
+
+# Fails when pyproject.toml's dependencies and the lock disagree (offline, instant).
+lock-check: install
+	$(PY) scripts/lock.py check
 
 run: install
 	$(PY) manage.py migrate --noinput
@@ -25,7 +40,7 @@ run: install
 	@echo ""
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install lint typecheck pytest
+test: install lock-check lint typecheck pytest
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -63,6 +78,7 @@ bench: install
 	$(PY) benchmarks/bench_render.py
 	$(PY) benchmarks/bench_bytes.py
 	$(PY) benchmarks/bench_focus.py --seeds 10
+	$(PY) benchmarks/bench_learning_gain.py --learners 200
 	$(PY) benchmarks/bench_ws.py --seconds 20
 
 # A school day (75 tables, 300 sockets) on the embedded default, then on the

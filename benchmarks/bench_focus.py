@@ -25,7 +25,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardgames.engines.base import bot_seat_rng
-from cardgames.engines.chasse import ENGINE, FOCUS_DEFAULT_STRENGTH, ChasseState
+from cardgames.engines.chasse import (
+    ADD,
+    CARD_TYPES,
+    ENGINE,
+    FACES,
+    FOCUS_CROSSING_UNITS,
+    FOCUS_DEFAULT_STRENGTH,
+    ChasseState,
+)
 from tests.cardgames.engines.chasse_referee import check_hands, referee
 
 PLANTED = ((7, 8), (6, 7), (4, 9), (3, 8))
@@ -33,6 +41,9 @@ WRONG_ON_PLANTED = 0.8
 WRONG_OTHERWISE = 0.05
 BOTS = ("easy", "easy")
 TARGET_RATIO = 3.0
+# Issue 47: with crossing targeted, crossing cards (units digit 6..9) must be
+# at least this share of the additions the pupil draws (the deal and draws).
+TARGET_CROSSING_SHARE = 0.55
 MAX_ACTIONS = 20_000
 
 
@@ -102,6 +113,39 @@ def play_block(block: int, games: int, *, focus: bool, strength: int) -> dict[st
     return {"attempts": attempts, "wrong": wrong, "additions": additions, "plays": plays}
 
 
+def crossing_share(games: int, *, facts: bool) -> tuple[float, float]:
+    """The crossing cards' share of the additions seat 0 draws (dealt or
+    drawn), with ``crossing`` targeted (and the planted facts when ``facts``),
+    and without focus, over ``games`` seeded games."""
+    shares = []
+    for focused in (True, False):
+        additions = crossing = 0
+        for game in range(games):
+            seed = 77_000 + game
+            options: dict[str, Any] = {}
+            if focused:
+                planted = [list(f) for f in PLANTED] if facts else []
+                options["focus"] = [{"seat": 0, "facts": planted, "crossing": True}]
+            state = ENGINE.new_game(3, seed, options)
+            policies = [ENGINE.bot("medium")] + [ENGINE.bot(b) for b in BOTS]
+            rngs = [bot_seat_rng(seed, seat) for seat in range(3)]
+            seen: set[int] = set()
+            while not state.over:
+                for card in set(state.hands[0]) - seen:
+                    face = FACES[card % CARD_TYPES]
+                    if face[0] == ADD:
+                        additions += 1
+                        crossing += face[3] % 10 >= FOCUS_CROSSING_UNITS
+                seen = set(state.hands[0])
+                seat = state.current_seat
+                legal = ENGINE.legal_actions(state, seat)
+                ENGINE.apply(
+                    state, seat, policies[seat](ENGINE.view(state, seat), legal, rngs[seat], [])
+                )
+        shares.append(crossing / max(1, additions))
+    return shares[0], shares[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=20)
@@ -146,6 +190,15 @@ def main() -> None:
     print(
         f"target: x{TARGET_RATIO:.0f} or more with the default strength: {'met' if ok else 'MISSED'}"
     )
+    for facts in (False, True):
+        focused, ordinary = crossing_share(200, facts=facts)
+        met = focused >= TARGET_CROSSING_SHARE
+        ok = ok and met
+        print(
+            f"crossing targeted{' with the 4 facts' if facts else ''}: crossing cards are "
+            f"{focused:.1%} of the additions the pupil draws (ordinary deck {ordinary:.1%}; "
+            f"target {TARGET_CROSSING_SHARE:.0%} or more: {'met' if met else 'MISSED'})"
+        )
     if not ok:
         sys.exit(1)
 

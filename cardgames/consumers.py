@@ -23,13 +23,12 @@ Channels' one thread on SQLite, a few on PostgreSQL):
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from cardgames import (
@@ -39,8 +38,10 @@ from cardgames import (
     runtime,
     screen_units,
     services,
+    socket_budget,
     table_hub,
     ui,
+    wire,
 )
 from cardgames.access import TableAccess, resolve_table_access
 from cardgames.dbwork import NoLoopConnectionClose, db_work
@@ -110,11 +111,10 @@ class TableConsumer(
     rendered_status: str = ""
     game: str = ""
     lagging: Any = None
-    # The browser session this socket speaks for, and the generation of its
-    # access when it was last resolved (see ``cardgames.revocation``).
-    session_key: str | None = None
-    session_group: str | None = None
-    generation: int | None = None
+    # The browser session (and teacher account) this socket speaks for, and
+    # the generations its access was last resolved under
+    # (``cardgames.revocation``: a sign-out, logout or password change).
+    watch: revocation.Watch | None = None
     # The broadcast of this socket's own last move, already shown by the reply.
     answered_stamp: str | None = None
     # Messages of this socket being handled now, and the newest table change
@@ -127,6 +127,13 @@ class TableConsumer(
     moved: bool = False
     # The table that replaced this one, found as a seat's socket opened.
     successor_id: int | None = None
+    # The refusal this socket was last told, shown on every screen it is sent
+    # until the child's next tap (``rendering.HeldNotice``).
+    held: rendering.HeldNotice | None = None
+    # Its seat was given to someone else (a robot): the screen says so and the
+    # socket stays open, out of the table's updates, listening only to its own
+    # browser session, until the seat is given back (``pupil_seated``).
+    stranded: bool = False
 
     # ------------------------------------------------------------ lifecycle
     async def connect(self) -> None:
@@ -137,19 +144,18 @@ class TableConsumer(
         # Join first, read second: a change between the two is then never missed
         # (the worker's hub hands it on when this connect is done).
         await table_hub.join(self)
-        session = self.scope.get("session")
-        self.session_key = getattr(session, "session_key", None) or None
-        if self.session_key:
-            # Signing this browser session out closes this socket at once.
-            self.session_group = revocation.session_group(self.session_key)
-            await self.channel_layer.group_add(self.session_group, self.channel_name)
+        self.watch = revocation.Watch(self.scope)
+        # Signing this browser session out (or the teacher logging out,
+        # changing their password) closes this socket at once.
+        for group in self.watch.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         async with opening_slots():
             opened = await db_work(self._open)()
             if opened is None:
                 # A missing table and a forbidden one look exactly the same.
                 await table_hub.leave(self)
-                if self.session_group:
-                    await self.channel_layer.group_discard(self.session_group, self.channel_name)
+                for group in self.watch.groups:
+                    await self.channel_layer.group_discard(group, self.channel_name)
                 await self.close()
                 return
             self.joined = True
@@ -179,12 +185,15 @@ class TableConsumer(
         return access
 
     def _open(self) -> tuple[rendering.Snapshot, Any] | None:
-        if self.session_key:
-            self.generation = revocation.session_generation_remember(self.session_key)
+        watch = self.watch
+        if watch is not None:
+            watch.begin()  # a read: a refused socket writes nothing
         # The seat's player and row id come with the table's read below.
         access = self._resolve(read_player_key=False)
         if access is None:
             return None
+        if watch is not None:
+            watch.settle()
         self.access = access
         snap = rendering.snapshot(self.table_id)
         if snap is None:  # pragma: no cover - deleted between two queries
@@ -205,6 +214,9 @@ class TableConsumer(
 
     async def disconnect(self, code: int) -> None:
         if not self.joined:
+            if self.stranded:
+                for group in self.watch.groups if self.watch is not None else ():
+                    await self.channel_layer.group_discard(group, self.channel_name)
             return
         on_seat = self.present_on_seat()
         self.joined = False
@@ -216,8 +228,8 @@ class TableConsumer(
                 channel_name=self.channel_name
             )
         await table_hub.leave(self)
-        if self.session_group:
-            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+        for group in self.watch.groups if self.watch is not None else ():
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     def present_on_seat(self) -> bool:
         return self.joined and self.access is not None and self.access.seat is not None
@@ -244,6 +256,8 @@ class TableConsumer(
         screen = await render_screen(
             snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice, own=own
         )
+        if notice:
+            self._hold(notice)
         await self.screen_send(screen)
 
     def viewer(self) -> tuple[int | None, bool]:
@@ -257,18 +271,27 @@ class TableConsumer(
             await self._notice(services.refusal_message(code="finished"))
             return
         async with self.screen_lock:
-            if screen.version < self.rendered_version or self.moved:
-                return
+            if screen.version < self.rendered_version or self.moved or self.stranded:
+                return  # older, or this socket no longer shows the table
             self.rendered_version = screen.version
             self.rendered_status = screen.status
+            if self.held is not None and (kept := self.held.current()):
+                screen = rendering.notice_keep(screen, kept)
             message = screen.update(self.shown)
             if message:
                 await self._push(message)
 
     async def _notice(self, message: str) -> None:
-        """Only the notice line changes; the next screen update redraws it."""
+        """Only the notice line changes; the next screen update redraws it
+        (with the refusal kept until the child's next tap)."""
         self.shown.units.pop("table-notice", None)
+        self._hold(message)
         await self._push(rendering.render_notice(message))
+
+    def _hold(self, message: str) -> None:
+        if self.held is None:
+            self.held = rendering.HeldNotice()
+        self.held.hold(message)
 
     async def resync(self) -> None:
         """The heartbeat found this screen behind the table: show it again."""
@@ -277,6 +300,12 @@ class TableConsumer(
 
     # ------------------------------------------------------------ input
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.held is not None:
+            self.held.drop()  # the child tapped again: the last refusal is read
+        if not await self._within_budget():
+            return
+        if self.stranded:
+            return  # no seat here any more: its screen has nothing to tap
         try:
             data = self._decode(text_data, bytes_data)
             answer = await db_work(self._handle_checked)(data)
@@ -288,6 +317,12 @@ class TableConsumer(
             return
         except services.ActionRefused as refused:
             answer = self._say(refused)
+        except (OperationalError, InterfaceError):
+            # PostgreSQL restarting: the transaction was rolled back whole (or
+            # committed, and a resend is "already sent"). One log line per
+            # outage (``liveness``), and the child is asked to tap again.
+            liveness.database_unreachable()
+            answer = _("Un instant : le serveur se reconnecte. Touche encore dans quelques secondes.")
         except Exception:
             # A bug must not drop a child's socket: log it, say something kind.
             logger.exception("table %s: message failed", self.table_id)
@@ -316,19 +351,34 @@ class TableConsumer(
         for group, message in sends:
             await group_send_retried(self.table_id, message, group)
 
+    async def _within_budget(self) -> bool:
+        """This socket's message budget (``cardgames.socket_budget``), spent on
+        the event loop before any parsing or database work: a flood is refused
+        without a transaction, a child mashing the screen is told gently, and a
+        sustained flood closes the socket."""
+        verdict = socket_budget.take(self)
+        if verdict is socket_budget.Verdict.ALLOWED:
+            return True
+        if verdict is socket_budget.Verdict.SLOW_DOWN:
+            await self._notice(_("Doucement ! Attends un petit peu, puis touche encore."))
+        elif verdict is socket_budget.Verdict.CLOSE:
+            await self._push(
+                rendering.render_closed(
+                    _("Oups, trop de touches d'un coup ! Recharge la page pour continuer.")
+                )
+            )
+            await self.close(code=socket_budget.CLOSE_TOO_MANY)
+        return False
+
     def _decode(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
-        limit = int(settings.WS_MAX_MESSAGE_BYTES)
-        if bytes_data is not None or text_data is None:
+        """The message as a dict (``cardgames.wire``: size, JSON, depth), or the
+        refusal in this game's words."""
+        if bytes_data is not None:
             raise services.ActionRefused("malformed")
-        if len(text_data) > limit or len(text_data.encode("utf-8", "surrogatepass")) > limit:
-            raise services.ActionRefused("too_big")
         try:
-            data = json.loads(text_data)
-        except ValueError as exc:
-            raise services.ActionRefused("malformed") from exc
-        if not isinstance(data, dict):
-            raise services.ActionRefused("malformed")
-        return data
+            return wire.message_parse(text_data)
+        except wire.WireRefused as refused:
+            raise services.ActionRefused(refused.code) from None
 
     def _handle_checked(self, data: dict[str, Any]) -> _Fresh | str:
         """Re-check access, then handle the message. The check is one cache
@@ -342,21 +392,18 @@ class TableConsumer(
         return self._handle(data)
 
     def _access_current(self) -> bool:
-        key = self.session_key
-        if not key:
-            return True  # no browser session (e.g. a teacher's own login): nothing to revoke
-        current = revocation.session_generation(key)
-        if current is not None and current == self.generation:
-            return True
-        from importlib import import_module
-
-        store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
-        if not store.exists(key):
+        watch = self.watch
+        if watch is None or watch.current():
+            return True  # nothing revoked since access was resolved: one cache read
+        # Signed out, logged out, password changed? Ask the database again:
+        # the session (and the teacher's account) first, then the seat.
+        watch.begin()
+        if not watch.recheck(self.scope):
             self.access = None
             return False
-        self.scope["session"] = store
-        self.generation = revocation.session_generation_remember(key)
         access = self._resolve()
+        if access is not None:
+            watch.settle()
         if access is None:
             self.access = None
             return False
@@ -507,9 +554,49 @@ class TableConsumer(
         result = await db_work(self._reseat)()
         if result is None:
             await self._push(rendering.render_closed(services.refusal_message(code="seat_changed")))
+            if self.watch is not None and self.watch.groups and self.joined:
+                await self._strand()
+                return
             await self.close(code=CLOSE_SEAT_LOST)
             return
         await self._show(result)
+
+    async def _strand(self) -> None:
+        """The seat went to someone else: out of the table's updates (a tablet
+        only sees what its seat may know), but still listening to its browser
+        session. The child was left on "Cette place a été donnée à quelqu'un
+        d'autre." even after the teacher gave the place back."""
+        self.stranded = True
+        self.joined = False
+        liveness.unregister(self)
+        await table_hub.leave(self)
+
+    async def pupil_seated(self, event: dict[str, Any]) -> None:
+        """This tablet's player has a seat at ``table_id`` (the teacher gave
+        the place back, or a new table started): a stranded screen sits down
+        again here; a finished game's screen goes to the new table, as after
+        "Rejouer". A screen still playing has nothing to do."""
+        table_id = event.get("table_id")
+        if not isinstance(table_id, int):
+            return
+        if table_id != self.table_id:
+            if self.stranded or self.rendered_status == Table.Status.FINISHED:
+                async with self.screen_lock:
+                    self.moved = True
+                    await self._push(rendering.render_moved(table_id))
+            return
+        if not self.stranded:
+            return
+        await table_hub.join(self)
+        opened = await db_work(self._open)()
+        if opened is None:
+            await table_hub.leave(self)
+            return
+        self.stranded, self.joined = False, True
+        self.shown = screen_units.Shown()  # the whole screen again, as on connect
+        self.rendered_version = -1
+        liveness.register(self)
+        await self._show(opened[0])
 
     def _reseat(self) -> rendering.Snapshot | None:
         """The teacher moved seats: find out who this socket is now."""
@@ -540,6 +627,12 @@ class TableConsumer(
     async def table_close(self, event: dict[str, Any]) -> None:
         """The session ended, or this tablet was signed out: said in this
         socket's language (the event carries a code, never a sentence)."""
+        if event.get("reason") == revocation.LOGGED_OUT:
+            # The teacher's own screen: their login ended (logout, new password).
+            message = _("Vous êtes déconnecté. Reconnectez-vous pour continuer.")
+            await self._push(rendering.render_closed(message))
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
         if event.get("reason") == revocation.SIGNED_OUT:
             message = _("Cette tablette a été déconnectée. Merci et à bientôt !")
         else:

@@ -11,8 +11,9 @@ units a socket is sent one by one when they change (``cardgames/screen_units.py`
 from __future__ import annotations
 
 import secrets
+import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from django.utils.translation import gettext as _
 from cardgames import engines, statements, ui
 from cardgames.models import Seat, SeatConnection, Table
 from cardgames.screen_units import Screen
-from cardgames.templatetags.table_lines import notice_html
+from cardgames.templatetags.table_lines import kept_html, notice_html
 
 LOG_TAIL = 8
 
@@ -199,7 +200,7 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         view=view,
         legal=legal,
         my_turn=bool(legal),
-        # A game without turns (Purrfect) never says "your turn" aloud.
+        # A game without turns (everyone plays at once) never says "your turn" aloud.
         turn_based=not engine.simultaneous,
         over=over,
         playing=playing,
@@ -232,6 +233,7 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         if player["index"] < len(extras):
             player.update(extras[player["index"]])
     context.update(game_context)
+    context["scores_shown"] = scores_shown(snap)
     context.update(adapter.events_context(history=history, view=view, seat=seat, seat_names=names))
     if not context.get("log_lines") or not context.get("latest"):
         # The plain log, for a game that draws no log lines of its own (or none
@@ -247,6 +249,28 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         seat is not None and not over and not any(e.get("seat") == seat for e in history),
     )
     return context
+
+
+# After a game that asks each pupil to add up their own score, how
+# long a score stays hidden from every screen while its pupil has not answered.
+END_ANSWER_SECONDS = 180
+
+
+def scores_shown(snap: Snapshot) -> frozenset[int]:
+    """The seats whose final score any screen may show now: a robot's, a pupil's
+    who has answered the end question, and everyone's once the time to answer
+    is up. The projector showed "Léo 5 points" while Léo's tablet asked
+    "Combien de points as-tu ?": the answer was on the wall."""
+    table = snap.table
+    finished = table.finished_at
+    if finished is not None and (timezone.now() - finished).total_seconds() > END_ANSWER_SECONDS:
+        return frozenset(seat.index for seat in snap.seats)
+    return frozenset(
+        seat.index
+        for seat in snap.seats
+        if seat.is_bot
+        or (isinstance(seat.pending_choice, dict) and isinstance(seat.pending_choice.get("end_answer"), dict))
+    )
 
 
 def how_to_play(game: str) -> list[dict[str, str]]:
@@ -334,6 +358,55 @@ def render_screen(
 def render_notice(message: str) -> str:
     """Only the notice line: a refusal changes nothing else on the page."""
     return str(notice_html(notice=message, oob=True))
+
+
+# How long a refusal at least stays on a child's screen whatever the table
+# does meanwhile; after that, the next change of the table may clear it (a
+# "not your turn" must not outlive the turn it was about). The child's own next
+# tap always clears it.
+NOTICE_HOLD_SECONDS = 20.0
+_NOTICE_OPEN = '<div id="table-notice" '
+
+
+@dataclass
+class HeldNotice:
+    """The refusal one socket was last told, kept on its screen.
+
+    A refusal came as the notice line, and the next change of the table (any
+    player's move, a robot's, 34 ms later) redrew that line without it: a
+    child never read "Trop tard : …". The socket keeps it here and every
+    screen it is sent shows it again (``notice_keep``) until the child taps
+    again (``drop``) or, past ``NOTICE_HOLD_SECONDS``, the table changes."""
+
+    text: str = ""
+    since: float = 0.0
+
+    def hold(self, text: str, now: float | None = None) -> None:
+        self.text, self.since = text, time.monotonic() if now is None else now
+
+    def drop(self) -> None:
+        self.text = ""
+
+    def current(self, now: float | None = None) -> str:
+        now = time.monotonic() if now is None else now
+        if self.text and now - self.since > NOTICE_HOLD_SECONDS:
+            self.text = ""
+        return self.text
+
+
+def notice_keep(screen: Screen, message: str) -> Screen:
+    """``screen`` with ``message`` shown again in its notice line, as a refusal
+    already said (``table_lines.kept_html``). A screen drawn with a notice of
+    its own (the answer to the tap that was refused) is left as it is. The
+    screen may be shared by other sockets: a new one is returned."""
+    unit = screen.units.get("table-notice")
+    if not message or unit is None or not unit.startswith(_NOTICE_OPEN) or "cg-notice-text" in unit:
+        return screen
+    opened = unit.index(">") + 1
+    kept = unit[:opened] + kept_html(message) + unit[opened:]
+    units = dict(screen.units)
+    units["table-notice"] = kept
+    return replace(screen, html=screen.html.replace(unit, kept, 1), units=units)
 
 
 def render_closed(message: str) -> str:

@@ -16,6 +16,7 @@ Two kinds of people:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import time
@@ -24,6 +25,7 @@ from typing import Any, TypeVar
 from django.db.models import Model, QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from cardgames.access import TableAccess
 from cardgames.models import Table
@@ -37,6 +39,7 @@ from classroom.models import (
     SessionGroup,
     TabletLogin,
 )
+from classroom.selectors.sessions import open_sessions
 
 NOT_FOUND = "Not found."
 
@@ -135,6 +138,28 @@ def practice_open_now(school_class: SchoolClass) -> bool:
     return start <= now <= end if start <= end else (now >= start or now <= end)
 
 
+def class_link_fingerprint(link_token: str) -> str:
+    """What a practice login remembers of the class link it came through: a
+    hash, so the session store never holds the printed link itself, and the
+    login ends when the teacher rotates the link (a new token, a new hash)."""
+    return hashlib.sha256(link_token.encode()).hexdigest()
+
+
+def practice_login_holds(grant: Any, school_class: SchoolClass) -> bool:
+    """A practice login (the ``grant`` stored in the tablet's session at the
+    picture code) is still good for ``school_class``: same class, the link it
+    was granted under was not rotated since, and practice is open right now
+    (the teacher's switch and hours). Checked on every practice request."""
+    if not isinstance(grant, dict) or grant.get("class_id") != school_class.pk:
+        return False
+    link = grant.get("link")
+    return (
+        isinstance(link, str)
+        and constant_time_compare(link, class_link_fingerprint(school_class.link_token))
+        and practice_open_now(school_class)
+    )
+
+
 # ------------------------------------------------------------------ pupil side
 JOIN_SESSION_KEY = "join_session_id"
 
@@ -144,11 +169,8 @@ def joining_session(session: Mapping[str, Any]) -> ClassSession | None:
     session_id = _int(session.get(JOIN_SESSION_KEY))
     if session_id is None:
         return None
-    return (
-        ClassSession.objects.select_related("school_class")
-        .filter(pk=session_id, ended_at__isnull=True)
-        .first()
-    )
+    # The same rule as the code's look-up: an idle lesson lets nobody in.
+    return open_sessions().select_related("school_class").filter(pk=session_id).first()
 
 
 def access_join_pupil(session: Mapping[str, Any], pupil_id: Any) -> tuple[ClassSession, Pupil]:

@@ -37,6 +37,7 @@ from django.utils.translation import pgettext
 from pygal.style import Style
 
 from .insights import PupilSummary, SessionPoint
+from .names import name_sort_key
 from .numbers import number_text as _fmt
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies.
@@ -472,7 +473,7 @@ def class_accuracy_chart(*, rows: Sequence[ClassRow]) -> Chart:
     title = _("Réussite sans et avec retenue")
     # A → Z from the top, whatever the table's sort: pygal draws the first
     # bar at the bottom, so it is given Z → A.
-    rows = sorted(rows, key=lambda r: (r.name.casefold(), r.name))
+    rows = sorted(rows, key=lambda r: name_sort_key(r.name))
     drawn = rows[::-1]
     hatch_id = f"hatch-{uuid.uuid4().hex[:8]}"
     height = max(320, 110 + 58 * len(rows))

@@ -12,24 +12,23 @@ closed exactly like one to a missing session.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from cardgames import engines, revocation
+from cardgames import engines, revocation, socket_budget
 from cardgames import services as cardgames_services
 from cardgames.consumers import CLOSE_SIGNED_OUT
 from cardgames.gone_sockets import GoneSocketMixin
 from cardgames.i18n import SocketLanguageMixin
+from cardgames.wire import WireRefused, message_parse
 from classroom import access, selectors, services
 from classroom.live_help import KEEP, HelpMark, RecentPlay, needs_help
 from classroom.models import ClassSession
@@ -76,20 +75,36 @@ class _LivePage(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """These pages only listen."""
+        """These pages only listen: what comes is dropped unread, and a socket
+        that keeps sending anyway (``cardgames.socket_budget``) is closed."""
+        if socket_budget.take(self) is socket_budget.Verdict.CLOSE:
+            await self.close(code=socket_budget.CLOSE_TOO_MANY)
 
     async def redraw(self, event: dict[str, Any] | None = None) -> None:
         await self.send(text_data=await database_sync_to_async(self._render)())
 
 
-class ProjectorConsumer(_LivePage):
+class ProjectorConsumer(revocation.WatchedSocketMixin, _LivePage):
     """``ws/projector/<session_id>/``: the class session's joined pupils, for the
     projector, and (``?view=teacher``) the tablets, locks and grouping board
-    for the teacher's session page. Teacher of that class only."""
+    for the teacher's session page. Teacher of that class only, for as long
+    as that teacher stays logged in (``WatchedSocketMixin``)."""
 
     session_id: int
 
+    async def connect(self) -> None:
+        await super().connect()
+        if self.group_name:
+            await self.watch_join()
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        await self.watch_leave()
+
     def _group(self) -> str | None:
+        return self.watch_open(self._teacher_group)
+
+    def _teacher_group(self) -> str | None:
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.teacher_view = query.get("view") == ["teacher"]
         try:
@@ -167,7 +182,9 @@ class LobbyConsumer(_LivePage):
         login = access.logged_pupil(session) if session is not None else None
         return services.lobby_group(login.class_session.pk) if login else None
 
-    tables_started = groups_changed = _LivePage.redraw
+    # ``pupil.seated`` comes on the tablet's own session group: the teacher
+    # gave this pupil a seat from the monitor (a late pupil, a place given back).
+    tables_started = groups_changed = pupil_seated = _LivePage.redraw
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         # Said here, not by a redirect: the tablet is being signed out, so no
@@ -222,8 +239,11 @@ def render_help(pupil_id: int, mark: HelpMark | None) -> str:
     )
 
 
-class MonitorConsumer(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsumer):
-    """``ws/teacher/sessions/<session_id>/monitor/``: the teacher's live board."""
+class MonitorConsumer(
+    SocketLanguageMixin, revocation.WatchedSocketMixin, GoneSocketMixin, AsyncWebsocketConsumer
+):
+    """``ws/teacher/sessions/<session_id>/monitor/``: the teacher's live board,
+    closed as soon as that teacher's login ends (``WatchedSocketMixin``)."""
 
     session_id: int
     groups_joined: list[str]
@@ -237,10 +257,11 @@ class MonitorConsumer(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsum
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.groups_joined = []
         self.windows, self.marks = {}, {}
-        class_session = await database_sync_to_async(self._session)()
+        class_session = await database_sync_to_async(self.watch_open)(self._session)
         if class_session is None:
             await self.close()
             return
+        await self.watch_join()
         await self._join_groups(class_session)
         self.windows = await database_sync_to_async(recent_plays)(class_session)
         for pupil_id, window in self.windows.items():
@@ -276,18 +297,35 @@ class MonitorConsumer(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsum
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        await self.watch_leave()
+
+    def watch_goodbye(self) -> str:
+        return render_to_string(
+            "classroom/monitor/_notice.html",
+            {"notice": _("Vous êtes déconnecté. Reconnectez-vous pour continuer."), "oob": True},
+        )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         html = ""
+        # The message budget first, before any parsing or database work.
+        verdict = socket_budget.take(self)
+        if verdict is socket_budget.Verdict.CLOSE:
+            await self.close(code=socket_budget.CLOSE_TOO_MANY)
+            return
+        if verdict is not socket_budget.Verdict.ALLOWED:
+            if verdict is socket_budget.Verdict.SLOW_DOWN:
+                notice = _("Trop de demandes à la fois : patientez un instant.")
+                await self.send(
+                    text_data=render_to_string(
+                        "classroom/monitor/_notice.html", {"notice": notice, "oob": True}
+                    )
+                )
+            return
         try:
-            if text_data is None or len(text_data) > settings.WS_MAX_MESSAGE_BYTES:
-                raise MonitorRefused(_("Cette demande n'est pas comprise."))
             try:
-                data = json.loads(text_data)
-            except ValueError as exc:
-                raise MonitorRefused(_("Cette demande n'est pas comprise.")) from exc
-            if not isinstance(data, dict):
-                raise MonitorRefused(_("Cette demande n'est pas comprise."))
+                data = message_parse(None if bytes_data is not None else text_data)
+            except WireRefused as refused:
+                raise MonitorRefused(_("Cette demande n'est pas comprise.")) from refused
             html = await database_sync_to_async(self._act)(data)
         except MonitorRefused as refused:
             html = render_to_string(
@@ -356,7 +394,9 @@ class MonitorConsumer(SocketLanguageMixin, GoneSocketMixin, AsyncWebsocketConsum
         await self._redraw_all(event)
 
     async def table_close(self, event: dict[str, Any]) -> None:
-        """The pupils' sockets close; the monitor stays."""
+        """The pupils' sockets close; the monitor stays, unless the teacher's
+        own login ended (``WatchedSocketMixin.table_close``)."""
+        await super().table_close(event)
 
     async def _redraw_all(self, event: dict[str, Any]) -> None:
         class_session = await database_sync_to_async(self._session)()

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -21,18 +21,16 @@ from classroom.pictures import AVATARS
 
 
 class SignupForm(forms.Form):
+    """The sign-up page asks no password: one typed here could be an
+    attacker's, waiting in the account for its owner to activate it (issue 44).
+    The owner chooses it on the page the mailed link opens (``ActivationForm``),
+    so a teacher types it once, where it counts."""
+
     email = forms.EmailField(
         label=_("Adresse e-mail"), widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
     first_name = forms.CharField(
         label=_("Prénom (affiché aux élèves)"), max_length=60, required=False
-    )
-    password1 = forms.CharField(
-        label=_("Mot de passe"), widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
-    )
-    password2 = forms.CharField(
-        label=_("Le même mot de passe, encore une fois"),
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
     def clean_email(self) -> str:
@@ -42,19 +40,6 @@ class SignupForm(forms.Form):
     def clean_first_name(self) -> str:
         raw = str(self.cleaned_data.get("first_name") or "")
         return name_clean(raw, max_length=60) if raw.strip() else ""
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        p1, p2 = data.get("password1"), data.get("password2")
-        if p1 and p2 and p1 != p2:
-            self.add_error("password2", _("Les deux mots de passe ne sont pas identiques."))
-        elif p1:
-            user = get_user_model()(username=data.get("email", ""), email=data.get("email", ""))
-            try:
-                password_validation.validate_password(p1, user)
-            except forms.ValidationError as exc:
-                self.add_error("password1", exc)
-        return data
 
 
 class EmailAuthenticationForm(AuthenticationForm):
@@ -109,6 +94,39 @@ class ClassForm(forms.ModelForm):
 
     def clean_name(self) -> str:
         return name_clean(str(self.cleaned_data["name"]), max_length=80)
+
+
+class ClassNewForm(ClassForm):
+    """The first class in one form (issue 48): its name, its level and the
+    pupils' first names. The language and solo practice wait on the class's
+    edit page: six fields with the button below the screen held up a
+    newcomer's first lesson, and their defaults (each tablet's own language,
+    no practice) are right for it."""
+
+    names = forms.CharField(
+        label=_("Prénoms des élèves, un par ligne"),
+        help_text=_(
+            "Un prénom ou un pseudonyme par ligne ; jamais de nom de famille. "
+            "Vous pourrez en ajouter plus tard."
+        ),
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "Léo\nInès\nMaël"}),
+        max_length=5000,
+        required=False,
+    )
+
+    class Meta(ClassForm.Meta):
+        fields = ["name", "level"]
+
+    def clean_names(self) -> str:
+        """Cleaned as the class page's paste box cleans them (one message
+        names every refused line), but an empty box is allowed."""
+        raw = str(self.cleaned_data.get("names") or "")
+        if not raw.strip():
+            return ""
+        paste = PupilsPasteForm({"names": raw})
+        if not paste.is_valid():
+            raise forms.ValidationError(paste.errors["names"])
+        return str(paste.cleaned_data["names"])
 
 
 class PupilsPasteForm(forms.Form):
@@ -277,7 +295,15 @@ class OptionsForm(forms.Form):
 
 
 class GroupSizeForm(forms.Form):
+    """ "Groupes de N" and the board's robot level sent with it (absent: the
+    session's level stays)."""
+
     size = forms.IntegerField(min_value=1, max_value=10)
+    robots = forms.CharField(required=False, max_length=8, empty_value=None)
+
+    def clean_robots(self) -> str | None:
+        # An absent field keeps the session's level; "" chooses no robot.
+        return None if "robots" not in self.data else str(self.cleaned_data["robots"] or "")
 
 
 class BotsForm(forms.Form):
@@ -334,3 +360,61 @@ class ParentLinkForm(forms.Form):
     expires_in_days = forms.TypedChoiceField(
         label=gettext_lazy("Valable"), choices=EXPIRY_CHOICES, coerce=int, initial=365
     )
+
+
+class ActivationForm(forms.Form):
+    """The page the activation link opens: the address's owner, proved by the
+    link, chooses the password there and confirms the first name typed at
+    sign-up (the last sign-up's, which may not have been theirs).
+
+    ``PASSWORD_RULES_ID`` names the list of rules the page shows before the
+    first try, and each password box points at it for screen readers."""
+
+    PASSWORD_RULES_ID = "password-rules"
+    # The passwords first: the first name is already filled in, and the boxes
+    # to type into must be on the first screen (issue 48).
+    field_order = ["password1", "password2", "first_name"]
+
+    first_name = forms.CharField(
+        label=_("Prénom (affiché aux élèves)"), max_length=60, required=False
+    )
+    password1 = forms.CharField(
+        label=_("Choisissez votre mot de passe"),
+        strip=False,
+        widget=forms.PasswordInput(
+            attrs={"autocomplete": "new-password", "aria-describedby": PASSWORD_RULES_ID}
+        ),
+    )
+    password2 = forms.CharField(
+        label=_("Le même mot de passe, encore une fois"),
+        strip=False,
+        widget=forms.PasswordInput(
+            attrs={"autocomplete": "new-password", "aria-describedby": PASSWORD_RULES_ID}
+        ),
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["first_name"].initial = user.first_name
+
+    @property
+    def password_rules(self) -> list[str]:
+        """Django's validators' own rules, translated by Django."""
+        return list(password_validation.password_validators_help_texts())
+
+    def clean_first_name(self) -> str:
+        raw = str(self.cleaned_data.get("first_name") or "")
+        return name_clean(raw, max_length=60) if raw.strip() else ""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        p1, p2 = data.get("password1"), data.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error("password2", _("Les deux mots de passe ne sont pas identiques."))
+        elif p1:
+            try:
+                password_validation.validate_password(p1, self.user)
+            except forms.ValidationError as exc:
+                self.add_error("password1", exc)
+        return data

@@ -405,6 +405,10 @@ class SocialRecord(models.Model):
     score = models.IntegerField(default=0)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     won = models.BooleanField(default=False)
+    # Whether the game reached its own end. A table cut short (the lesson
+    # ended, "Rejouer" dealt again) still counts as participation, but has no
+    # place and no win: its scores were not final.
+    completed = models.BooleanField(default=True)
     # Game-specific figures: the engine's per-seat stats and refused-move codes.
     details = models.JSONField(default=dict, blank=True)
     practice = models.BooleanField(default=False)

@@ -28,7 +28,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("teacher/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "teacher/password-reset/",
-        auth_views.PasswordResetView.as_view(
+        # Django's view with its mails counted per address and per IP.
+        teacher.PasswordResetView.as_view(
             template_name=T + "password_reset.html",
             email_template_name=T + "password_reset_email.txt",
             subject_template_name=T + "password_reset_subject.txt",
@@ -77,6 +78,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="pupil_regenerate",
     ),
     path("teacher/pupils/<int:pupil_id>/unlock/", teacher.pupil_unlock, name="pupil_unlock"),
+    path(
+        "teacher/classes/<int:class_id>/unlock-all/",
+        teacher.pupils_unlock_all,
+        name="pupils_unlock_all",
+    ),
     path("teacher/pupils/<int:pupil_id>/delete/", teacher.pupil_delete, name="pupil_delete"),
     # ---------------------------------------------------------------- sessions
     path("teacher/sessions/<int:session_id>/", sessions.session_detail, name="session_detail"),
@@ -94,6 +100,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("teacher/sessions/<int:session_id>/groups/", sessions.groups_make, name="groups_make"),
     path("teacher/sessions/<int:session_id>/groups/add/", sessions.group_add, name="group_add"),
+    path(
+        "teacher/sessions/<int:session_id>/robots/",
+        sessions.session_robots_set,
+        name="session_robots",
+    ),
     path(
         "teacher/sessions/<int:session_id>/pupils/<int:pupil_id>/move/",
         sessions.pupil_move,

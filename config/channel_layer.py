@@ -9,6 +9,12 @@ keeps the bound (``max_connections`` per worker process, well inside Redis'
 ``maxclients``) but makes a command wait for a free connection instead. Its
 ``group_send`` makes the stock one's Redis commands in two round trips, not four,
 and its connections never swallow a task's cancellation (``CancelSafeConnection``).
+
+It also rides out a Redis restart (``RedisChannelLayer`` and ``on_outage``):
+a lost ``receive`` waits and tries again instead of ending the socket, a
+``group_add`` made meanwhile is remembered, and once Redis answers again every
+group this process joined is joined again (a restarted Redis is empty) before
+the sockets are told to catch up.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ import contextlib
 import functools
 import logging
 import time
-from typing import Any
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
@@ -26,8 +34,58 @@ from channels_redis.core import ChannelLock
 from channels_redis.core import RedisChannelLayer as _RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.connection import AbstractConnection
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger("channels_redis.core")  # where the stock layer logs it
+outage_logger = logging.getLogger("config.channel_layer")
+
+# What Redis being unreachable looks like from redis-py (stopped, restarting,
+# still loading, network gone): each waited out, never a socket's end.
+REDIS_DOWN = (RedisConnectionError, RedisTimeoutError, OSError)
+# How often an unreachable Redis is asked again (a PING): the sockets catch up
+# at most this long after it is back.
+PROBE_SECONDS = 0.25
+T = TypeVar("T")
+
+# Called with ``down=True`` when this process finds Redis unreachable and with
+# ``down=False`` once it is back and the groups are joined again, each on the
+# event loop that saw it (``cardgames.liveness`` tells the tablets).
+OutageListener = Callable[[bool], None]
+_listeners: list[OutageListener] = []
+
+
+def on_outage(listener: OutageListener) -> None:
+    """Be told when the channel layer goes down and comes back (idempotent)."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def layer_down(layer: Any) -> bool:
+    """Whether ``layer`` is, on this event loop, waiting for Redis to come back
+    (False for a layer that cannot go down, such as the in-memory one)."""
+    state = getattr(layer, "_outage_state", None)
+    return bool(state is not None and state().down_since is not None)
+
+
+def _tell(down: bool) -> None:
+    for listener in list(_listeners):
+        try:
+            listener(down)
+        except Exception:  # pragma: no cover - a listener must not stop the others
+            outage_logger.exception("outage listener failed")
+
+
+class _Outage:
+    """One event loop's view of Redis: up, or down since when (and the probe
+    that waits for it)."""
+
+    def __init__(self) -> None:
+        self.down_since: float | None = None
+        self.up = asyncio.Event()
+        self.up.set()
+        self.probe: asyncio.Task[None] | None = None
+        self.errors = 0
 
 
 class _ChannelLock(ChannelLock):  # type: ignore[misc]
@@ -106,9 +164,138 @@ def cancel_safe(connection_class: type[AbstractConnection]) -> type[AbstractConn
 
 
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
+    """channels_redis' layer, bounded and pipelined (below), which survives
+    Redis restarting.
+
+    The stock layer raises from ``receive`` as soon as Redis goes: Channels then
+    ends the consumer, so every socket was closed (1006, one traceback each)
+    and each tablet's reconnect met ``group_add`` failing with an HTTP 500 until
+    Redis was back, each failure doubling htmx's reconnect delay (tablets came
+    back up to 50 s later). Here, while Redis is unreachable:
+
+    - ``receive`` waits for it and reads again: the socket stays open;
+    - ``group_add`` and ``group_discard`` are remembered and return: a tablet
+      connecting meanwhile is accepted (the database serves its screen);
+    - one PING every ``PROBE_SECONDS`` asks whether it is back; then every group
+      this process has joined is joined again, in one pipeline (Redis may have
+      restarted empty, its groups gone), and ``on_outage`` listeners are told,
+      so screens catch up at once rather than at the heartbeat.
+
+    One log line when Redis goes and one when it is back, not one traceback
+    per socket. ``send`` and ``group_send`` still raise: their callers retry or
+    leave the catching up to the resync that follows the outage."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.receive_clean_locks = _ChannelLock()
+        # group -> channels this process put in it (and has not taken out).
+        self.memberships: dict[str, set[str]] = {}
+        self._outages: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outage] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _outage_state(self) -> _Outage:
+        loop = asyncio.get_running_loop()
+        state = self._outages.get(loop)
+        if state is None:
+            state = self._outages[loop] = _Outage()
+        return state
+
+    def _went_down(self, error: BaseException) -> _Outage:
+        state = self._outage_state()
+        state.errors += 1
+        if state.down_since is None:
+            state.down_since = time.monotonic()
+            state.up.clear()
+            outage_logger.warning(
+                "Redis unreachable (%s: %s): sockets stay open, waiting for it",
+                type(error).__name__,
+                error,
+            )
+            _tell(True)
+        if state.probe is None or state.probe.done():
+            state.probe = asyncio.get_running_loop().create_task(self._probe(state))
+        return state
+
+    async def _probe(self, state: _Outage) -> None:
+        """PING until Redis answers, join every group again, then wake the waiters."""
+        while True:
+            await asyncio.sleep(PROBE_SECONDS)
+            try:
+                await self.connection(0).ping()
+                joined = await self._rejoin()
+            except REDIS_DOWN:
+                continue
+            since = state.down_since or time.monotonic()
+            state.down_since = None
+            state.up.set()
+            outage_logger.warning(
+                "Redis reachable again after %.1f s (%s failed calls waited): %s groups joined again",
+                time.monotonic() - since,
+                state.errors,
+                joined,
+            )
+            state.errors = 0
+            _tell(False)
+            return
+
+    async def _rejoin(self) -> int:
+        """Every membership of this process, added again (as ``group_add`` does)."""
+        by_host: dict[int, Any] = {}
+        now = time.time()
+        for group, channels in list(self.memberships.items()):
+            if not channels:
+                continue
+            index = self.consistent_hash(group)
+            pipe = by_host.get(index)
+            if pipe is None:
+                pipe = by_host[index] = self.connection(index).pipeline(transaction=False)
+            key = self._group_key(group)
+            pipe.zadd(key, {channel: now for channel in channels})
+            pipe.expire(key, self.group_expiry)
+        for pipe in by_host.values():
+            await pipe.execute()
+        return sum(1 for channels in self.memberships.values() if channels)
+
+    async def _waited_out(self, call: Callable[[], Awaitable[T]]) -> T:
+        """``call()``, again and again while Redis is unreachable."""
+        while True:
+            state = self._outage_state()
+            if state.down_since is not None:
+                await state.up.wait()
+            try:
+                return await call()
+            except REDIS_DOWN as error:
+                self._went_down(error)
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        """A message for ``channel``, however long Redis is away meanwhile
+        (a message queued before a restart is lost: the resync shows it)."""
+        stock = super().receive
+        message: dict[str, Any] = await self._waited_out(lambda: stock(channel))
+        return message
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self.memberships.setdefault(group, set()).add(channel)
+        if layer_down(self):
+            return  # joined when Redis is back (``_rejoin``)
+        try:
+            await super().group_add(group, channel)
+        except REDIS_DOWN as error:
+            self._went_down(error)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        channels = self.memberships.get(group)
+        if channels is not None:
+            channels.discard(channel)
+            if not channels:
+                del self.memberships[group]
+        if layer_down(self):
+            return  # a restarted Redis has forgotten it; else it expires
+        try:
+            await super().group_discard(group, channel)
+        except REDIS_DOWN as error:
+            self._went_down(error)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """channels_redis' ``group_send`` in two round trips to Redis instead of

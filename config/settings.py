@@ -52,7 +52,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp, with the policy on error pages in DEBUG too (config/csp.py).
+    "config.csp.CSPEveryResponseMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -124,6 +125,16 @@ if env.str("DATABASE_URL", default=""):
             # Idle connections above min_size are closed after 5 minutes.
             "max_idle": 300.0,
         }
+        # psycopg_pool retries a failed connection after 1, 2, 4, 8 s (up to
+        # 10 s): after a 5 s PostgreSQL restart, moves waited for the pool's
+        # next attempt and were acknowledged up to 12.8 s after it was back.
+        # A connection attempt to a stopped server is refused at once, so
+        # trying again every DB_RECONNECT_SECONDS costs nothing and the first
+        # move after the restart goes through (psycopg_pool has no option).
+        from psycopg_pool.base import AttemptWithBackoff
+
+        AttemptWithBackoff.INITIAL_DELAY = env.float("DB_RECONNECT_SECONDS", default=0.25)
+        AttemptWithBackoff.DELAY_BACKOFF = 1.0  # the same short wait each time
     else:
         # No pool (e.g. behind pgbouncer): reuse each thread's connection.
         DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
@@ -230,6 +241,17 @@ AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Chasse aux Souris <noreply@localhost>")
+# Sign-up and password-reset mails, together, per hour (classroom/accounts.py):
+# nobody's mailbox can be flooded through our forms (issue 44, finding 11).
+# One IP asking for one address gets 3; an address gets at most 10 from everywhere,
+# so a stranger cannot spend a teacher's reset mails.
+ACCOUNT_MAILS_PER_ADDRESS_AND_IP_PER_HOUR = env.int(
+    "ACCOUNT_MAILS_PER_ADDRESS_AND_IP_PER_HOUR", default=3
+)
+ACCOUNT_MAILS_PER_ADDRESS_PER_HOUR = env.int("ACCOUNT_MAILS_PER_ADDRESS_PER_HOUR", default=10)
+ACCOUNT_MAILS_PER_IP_PER_HOUR = env.int("ACCOUNT_MAILS_PER_IP_PER_HOUR", default=10)
+# Activation and password-reset links expire after 3 days (and work once).
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3
 
 # A pupil stays signed in for a school day on a shared tablet.
 SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=60 * 60 * 10)
@@ -237,6 +259,8 @@ SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=60 * 60 * 10)
 # --------------------------------------------------------------------- i18n
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("de", _("Deutsch")), ("en", _("English"))]
+# English dates day first, month in words (config/formats/en/formats.py says why).
+FORMAT_MODULE_PATH = ["config.formats"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Paris")
 USE_I18N = True
@@ -275,6 +299,23 @@ SIMULTANEOUS_BOT_DELAY_RANGE = (
 REPORT_SUMMARIES_IN_BACKGROUND = env.bool("REPORT_SUMMARIES_IN_BACKGROUND", default=True)
 # Largest websocket message a table accepts; anything bigger is refused politely.
 WS_MAX_MESSAGE_BYTES = 16 * 1024
+# Deeper JSON is refused unread (cardgames/wire.py); our forms nest 2 deep.
+WS_MAX_JSON_DEPTH = 8
+# The server's own limit, a little above the app's: a message slightly too big
+# still gets the app's polite refusal, a far bigger frame is refused by the
+# server (close 1009) before it is buffered. uvicorn gets it from
+# ``manage.py serve``.
+WS_SERVER_MAX_BYTES = WS_MAX_MESSAGE_BYTES + 4 * 1024
+# Daphne's runserver (``make run``) applies its limit to what it *sends* too
+# (autobahn), and a whole Picktura screen is over 20 KB: its limit is the
+# largest screen with room to spare. A frame above it is still refused unread.
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = 256 * 1024
+DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 256 * 1024
+# Messages per socket (cardgames/socket_budget.py says why these numbers).
+WS_BUDGET_BURST = 30
+WS_BUDGET_PER_SECOND = 8.0
+WS_BUDGET_CLOSE_AFTER = 90
+WS_BUDGET_CLOSE_WINDOW = 10.0
 # Who sits where at a table: cardgames asks this function (see cardgames/access.py).
 CARDGAMES_TABLE_ACCESS = env.str("CARDGAMES_TABLE_ACCESS", default="classroom.access.table_access")
 # The teacher's "Rejouer" at the end of a game (a new game, same seats).
@@ -286,6 +327,13 @@ CARDGAMES_TEACHER_BACK_URL_NAME = "classroom:table_monitor"
 # A solo-practice login on a shared tablet ends after this much inactivity
 # (its game goes on over its socket; the next page asks who you are).
 PRACTICE_LOGIN_IDLE_SECONDS = env.int("PRACTICE_LOGIN_IDLE_SECONDS", default=20 * 60)
+# A lesson nobody touched for this long (no join, no sign-in, no move) is over:
+# its join code lets nobody in, and ``purge`` ends it (tables, tablets, sockets).
+LESSON_IDLE_HOURS = env.float("LESSON_IDLE_HOURS", default=4)
+# How long a socket-revocation generation stays in the cache
+# (``cardgames/revocation.py``): longer than any login; a lost one costs a
+# database re-check, never a wrong answer.
+CARDGAMES_GENERATION_TTL_SECONDS = env.int("CARDGAMES_GENERATION_TTL_SECONDS", default=60 * 60 * 24)
 
 # --------------------------------------------------------------------- security
 if PRODUCTION:
@@ -313,6 +361,9 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF],
+        # The pupils' service worker (/sw.js) and manifest, both our own.
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],
         "frame-ancestors": [NONE],
@@ -330,4 +381,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    # Django's own loggers (and the development server's) come with a console
+    # handler of their own and also reach the root's: every line was printed
+    # twice. They keep their levels and print through the root only.
+    "loggers": {
+        name: {"handlers": [], "propagate": True}
+        for name in ("django", "django.server", "django.channels.server")
+    },
 }

@@ -24,8 +24,12 @@ Design choices that are not visible in the rules:
   targeted card reaches that seat several times as often as its share of the
   pile (measured in ``benchmarks/bench_focus.py``). Only
   the seats named in ``focus`` are biased; every other seat (the bots) takes
-  the top card as the sheet says. Without ``focus`` the game is exactly the
-  sheet's, down to the random numbers drawn.
+  the top card as the sheet says. The focused pick depends on each card's face
+  only, never on its place in the pile (issue 47: taking the topmost untargeted
+  card left the targeted cards above it on top for the next seat), so what is
+  left stays a uniform shuffle and the next seat's top card is a fair draw of
+  it. Without ``focus`` the game is exactly the sheet's, down to the random
+  numbers drawn.
 """
 
 from __future__ import annotations
@@ -86,9 +90,17 @@ FOCUS_CROSSING_WEIGHT = 2
 FOCUS_KEYS = frozenset(("seat", "facts", "crossing", "strength"))
 # "crossing": the addition cards whose units digit is 6..9 cross a ten from
 # most totals (a units digit u crosses from u of the 10 possible units). They
-# are 40 of the 100 additions, so a weight of 2 already makes them 57 % of the
-# additions the seat draws.
+# are 40 of the 100 additions. A fixed weight of 2 made them 57 % of the
+# additions of a full pile only: the seat's own draws thin them out during a
+# round, and targeted facts (7 + 8 is not a crossing card) crowd them out, so
+# pupils drew 46-51 % (issue 47). The weight is now worked out at every draw
+# from what the pile holds, so that crossing cards are ``FOCUS_CROSSING_SHARE``
+# of the additions the seat is likely to take, never below
+# ``FOCUS_CROSSING_WEIGHT`` and never above ``FOCUS_MAX_STRENGTH`` (a crossing
+# card never outweighs the strongest targeted fact; with a pile nearly out of
+# crossing cards the share then falls short: the round's cards are what they are).
 FOCUS_CROSSING_UNITS = 6
+FOCUS_CROSSING_SHARE = 0.6
 
 
 def _build_faces() -> tuple[tuple[int, int | None, int | None, int, str | None], ...]:
@@ -105,6 +117,11 @@ def _build_faces() -> tuple[tuple[int, int | None, int | None, int, str | None],
 
 FACES = _build_faces()
 CARD_TYPES = len(FACES)  # 137
+# Per face: 1 for an addition that is a crossing card (units digit 6..9), 2 for
+# another addition, 0 for a somme or a special card (``_take`` counts by it).
+_FOCUS_SORT = tuple(
+    (1 if v % 10 >= FOCUS_CROSSING_UNITS else 2) if k == ADD else 0 for k, _, _, v, _ in FACES
+)
 GENERATIONS = MAX_ABS_INT // CARD_TYPES
 KIND = tuple(face[0] for face in FACES)
 VALUE = tuple(face[3] for face in FACES)
@@ -217,7 +234,7 @@ def _check_focus(value: object, tables: Sequence[int]) -> list[dict[str, Any]]:
     ``facts``: up to ``FOCUS_MAX_FACTS`` addition facts (7 + 8 also targets
     8 + 7), each still in the deck the ``tables`` keep. ``crossing``: also
     target the cards that cross a ten from most totals (units digit 6 to 9).
-    ``strength``: 2 or 3, how many times its share a targeted card weighs in
+    ``strength``: 2 to 10, how many times its share a targeted card weighs in
     that seat's draws. An entry needs a fact or ``crossing``. Facts come back
     sorted, each as ``[small, big]``, without duplicates."""
     if value is None:
@@ -405,9 +422,10 @@ class ChasseState(BaseState):
     target: int = 100
     announce_needed: bool = True
     strict: bool = False
-    # Per seat, the draw weights of its targeted cards (``focus_weights``), or
-    # ``None`` for a seat that takes the top card; ``None`` when no seat is focused.
-    focus: list[tuple[int, ...] | None] | None = None
+    # Per seat, the draw weights of its targeted facts (``focus_weights``
+    # without crossing) and whether crossing a ten is targeted, or ``None`` for a
+    # seat that takes the top card; ``None`` when no seat is focused.
+    focus: list[tuple[tuple[int, ...], bool] | None] | None = None
 
 
 def _derive(state: ChasseState) -> None:
@@ -418,11 +436,12 @@ def _derive(state: ChasseState) -> None:
     state.strict = options["wrong_announcement"] == "strict"
     entries = options.get("focus")
     if entries:
-        per_seat: list[tuple[int, ...] | None] = [None] * state.players
+        per_seat: list[tuple[tuple[int, ...], bool] | None] = [None] * state.players
         for entry in entries:
             facts = tuple((int(a), int(b)) for a, b in entry["facts"])
-            per_seat[entry["seat"]] = focus_weights(
-                facts, bool(entry["crossing"]), int(entry["strength"])
+            per_seat[entry["seat"]] = (
+                focus_weights(facts, False, int(entry["strength"])),
+                bool(entry["crossing"]),
             )
         state.focus = per_seat
     else:
@@ -446,38 +465,81 @@ def _copy_focus_entry(entry: dict[str, Any]) -> dict[str, Any]:
 def _take(state: ChasseState, seat: int) -> int:
     """The card ``seat`` takes from the (non-empty) draw pile.
 
-    Unfocused seats take the top card. A focused seat picks with weights (see
-    ``focus_weights``): a targeted card with probability ``W / (W + m)``,
-    where ``W`` sums the weights of the targeted cards in the pile and ``m``
-    counts the others; within each sort the pick is the card's weight against
-    theirs, walking down from the top. The pile is shuffled, so the topmost
-    other card is a uniform pick among the others: one random number per
-    draw, and none at all while no targeted card is left in the pile."""
+    Unfocused seats take the top card. A focused seat picks one card of the
+    pile with probability its weight over the pile's total weight: a card of
+    a targeted fact weighs ``strength``, a crossing card (when ``crossing`` is
+    targeted) ``_crossing_weight``, any other card 1.
+
+    Why no card's place in the pile matters (issue 47): the pile is a uniform
+    shuffle, and a pick that depends on faces only leaves the rest a uniform
+    shuffle of what is left, so the next seat's top card is a fair draw of the
+    remaining cards, as in an ordinary deck. The former pick took the
+    *topmost* untargeted card, which left the targeted cards above it on top:
+    the next seat got them (49-55 % crossing additions instead of 40 %).
+    What the focused seat holds is still out of the pile, as in any game; its
+    (small) effect on the others is measured in
+    ``tests/cardgames/engines/test_chasse_focus_dealing.py``.
+
+    One random number per draw, none while no targeted card is left (the top
+    card is then as fair as any)."""
     pile = state.draw_pile
-    weights = state.focus[seat] if state.focus is not None else None
-    if weights is None:
+    focus = state.focus[seat] if state.focus is not None else None
+    if focus is None:
         return pile.pop()
-    targeted: list[tuple[int, int]] = []  # (position, weight), top first
-    heavy = 0
-    top_other = -1
-    for position in range(len(pile) - 1, -1, -1):
-        weight = weights[pile[position] % CARD_TYPES]
+    weights, crossing = focus
+    sort = _FOCUS_SORT
+    facts = facts_crossing = facts_other = fact_cards = crossing_cards = plain_additions = 0
+    for card in pile:
+        index = card % CARD_TYPES
+        weight = weights[index]
         if weight > 1:
-            targeted.append((position, weight))
-            heavy += weight
-        elif top_other < 0:
-            top_other = position
-    if not targeted:
+            facts += weight
+            fact_cards += 1
+            if sort[index] == 1:
+                facts_crossing += weight
+            else:
+                facts_other += weight
+        elif crossing and sort[index] == 1:
+            crossing_cards += 1
+        elif sort[index] == 2:
+            plain_additions += 1
+    if not facts and not crossing_cards:
         return pile.pop()
-    others = len(pile) - len(targeted)
-    pick = state.rng.random() * (heavy + others)
-    if pick >= heavy and top_other >= 0:
-        return pile.pop(top_other)
-    for position, weight in targeted:
-        pick -= weight
+    cross_weight = (
+        _crossing_weight(crossing_cards, plain_additions, facts_crossing, facts_other)
+        if crossing_cards
+        else 1.0
+    )
+    heavy = facts + cross_weight * crossing_cards
+    pick = state.rng.random() * (heavy + len(pile) - crossing_cards - fact_cards)
+    for position in range(len(pile) - 1, -1, -1):
+        index = pile[position] % CARD_TYPES
+        weight = weights[index]
+        if weight > 1:
+            pick -= weight
+        elif crossing and sort[index] == 1:
+            pick -= cross_weight
+        else:
+            pick -= 1
         if pick < 0:
             return pile.pop(position)
-    return pile.pop(targeted[-1][0])
+    return pile.pop(0)  # float rounding on the last card
+
+
+def _crossing_weight(
+    crossing_cards: int, plain_additions: int, facts_crossing: int, facts_other: int
+) -> float:
+    """The weight of one crossing card in a focused draw that makes crossing
+    cards ``FOCUS_CROSSING_SHARE`` of the additions taken, the targeted facts
+    counted with their weights (a crossing fact counts as crossing):
+    ``(w*C + Fx) / (w*C + Fx + Fo + A) = s`` gives
+    ``w = (s*(Fo + A) - (1 - s)*Fx) / ((1 - s)*C)``; kept between
+    ``FOCUS_CROSSING_WEIGHT`` and ``FOCUS_MAX_STRENGTH``."""
+    share = FOCUS_CROSSING_SHARE
+    wanted = (share * (facts_other + plain_additions) - (1 - share) * facts_crossing) / (
+        (1 - share) * crossing_cards
+    )
+    return min(float(FOCUS_MAX_STRENGTH), max(float(FOCUS_CROSSING_WEIGHT), wanted))
 
 
 _ACTION_TYPES = frozenset(("play", "discard"))

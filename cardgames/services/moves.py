@@ -149,11 +149,13 @@ def action_submit(
         # possible without row locks): the unique constraint settles it.
         raise ActionRefused("duplicate") from exc
     except ActionRefused as refused:
-        if refused.by_engine and not by_bot:
-            # Outside the rolled-back transaction: a receiver may write.
+        if isinstance(refused, _EngineRefused) and not by_bot:
+            # Outside the rolled-back transaction: a receiver may write. The
+            # row read under the lock, never the caller's ``table`` (a socket
+            # builds one from its id and game only: no group, no options).
             action_refused.send_robust(
                 sender=Table,
-                table=table,
+                table=refused.table,
                 seat=seat,
                 player_key=refused.player_key,
                 action=action,
@@ -163,6 +165,18 @@ def action_submit(
     if result.over:
         table.status = Table.Status.FINISHED
     return result
+
+
+class _EngineRefused(ActionRefused):
+    """The engine refused the move (``IllegalAction``): carries the table row
+    as ``_move_apply`` read it, for the ``action_refused`` receivers."""
+
+    by_engine = True
+
+    def __init__(self, code: str, *, game: str, table: Table, player_key: str | None) -> None:
+        super().__init__(code, game=game)
+        self.table = table
+        self.player_key = player_key
 
 
 @dataclass(frozen=True)
@@ -273,10 +287,9 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     try:
         events = engine.apply(state, move.seat, move.action)
     except IllegalAction as exc:
-        refused = ActionRefused(exc.code, game=game)
-        refused.by_engine = True
-        refused.player_key = seat_row.player_key
-        raise refused from exc
+        raise _EngineRefused(
+            exc.code, game=game, table=locked, player_key=seat_row.player_key
+        ) from exc
 
     now = timezone.now()
     think_ms, compute_ms = _move_record(

@@ -21,6 +21,9 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 
+from cardgames.templatetags.icons import icon_html
+from cardgames.templatetags.names import is_long_name
+
 register = template.Library()
 
 
@@ -93,7 +96,8 @@ def _player_line(
     if is_me:
         classes += " is-me"
     if is_bot:
-        avatar = "🤖"
+        # The app's robot, not the emoji: no emoji font on a projector PC.
+        avatar = icon_html("robot", size=44)
     elif avatar_url:
         avatar = f'<img src="{_text(avatar_url)}" alt="" width="44" height="44">'
     else:
@@ -113,7 +117,8 @@ def _player_line(
         f'\n<li id="cg-player-{index}" data-unit class="{classes}" data-seat="{index}">\n'
         f'<span class="cg-avatar" aria-hidden="true">{avatar}</span>\n'
         '<span class="cg-player-body">\n'
-        f'<span class="cg-player-name" title="{_text(name)}"><bdi>{_text(name)}</bdi></span>{me_tag}\n'
+        f'<span class="cg-player-name"{" data-long" if is_long_name(name) else ""} title="{_text(name)}">'
+        f"<bdi>{_text(name)}</bdi></span>{me_tag}\n"
         '<span class="cg-player-meta">\n'
         f'<span class="cg-tokens"><span class="cg-token-row" aria-hidden="true">{token_row}</span>'
         f'<span class="cg-count" aria-hidden="true">{_text(tokens)}</span>'

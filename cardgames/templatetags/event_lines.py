@@ -24,6 +24,8 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from cardgames.templatetags.icons import emoji_html
+
 register = template.Library()
 
 
@@ -33,7 +35,9 @@ def _line(name: str, kind: str, icon: str, text: str, is_new: bool) -> str:
     new = " is-new" if is_new else ""
     return (
         f'<li{named} class="cg-event cg-event-{conditional_escape(kind)}{new}">'
-        f'<span class="cg-event-icon" aria-hidden="true">{conditional_escape(icon)}</span>'
+        # The adapter's emoji, drawn by the app (icons.py): a projector PC
+        # without an emoji font showed an empty box here.
+        f'<span class="cg-event-icon" aria-hidden="true">{emoji_html(icon, 22)}</span>'
         f" <span>{conditional_escape(text)}</span></li>"
     )
 

@@ -36,15 +36,19 @@ def notice_html(
     log: Any = (),
     view: Mapping[str, Any] | None = None,
     my_turn: bool = False,
+    kept: Any = "",
 ) -> SafeString:
     """The table screen's one live region (polite): a refusal, and after each
     change of the table one short spoken line (what happened, the total, whose
     turn). Swapped by its content, so the region itself stays and screen
-    readers hear it."""
+    readers hear it. ``kept``: a refusal already said, still shown until the
+    child's next tap (``kept_html``)."""
     swap = ' hx-swap-oob="innerHTML"' if oob else ""
     parts = [f'<div id="table-notice" data-unit class="cg-notice"{swap} aria-live="polite" aria-atomic="true">']
     if notice:
         parts.append(f'<p class="cg-notice-text"><span aria-hidden="true">⚠️</span> {_text(notice)}</p>')
+    elif kept:
+        parts.append(kept_html(kept))
     if announce and started:
         parts.append('<p class="visually-hidden cg-say">')
         if latest:
@@ -60,6 +64,17 @@ def notice_html(
         parts.append("</p>")
     parts.append("</div>")
     return mark_safe("".join(parts))  # every value above is escaped
+
+
+def kept_html(message: Any) -> str:
+    """A refusal already said, drawn again on the redraws that follow it
+    (``rendering.notice_keep``): the child still reads it, but the region is
+    atomic, so a screen reader would say it again with every change of the
+    table; hidden from it, the refusal is said once."""
+    return (
+        f'<p class="cg-notice-text" data-kept aria-hidden="true">'
+        f'<span>⚠️</span> {_text(message)}</p>'
+    )
 
 
 def state_html(

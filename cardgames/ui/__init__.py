@@ -9,8 +9,8 @@ playable (if plainly drawn) before anyone writes its adapter.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -78,6 +78,34 @@ class ExplainRefusal(Protocol):
     ) -> str | None: ...
 
 
+@dataclass(frozen=True)
+class ReportColumn:
+    """One column of a social game's table in the teacher's reports (pupil
+    page, class page, CSV), declared by the game's adapter in
+    ``REPORT_COLUMNS``. The counting stays with whoever keeps the records
+    (``classroom``); ``key`` says what to count, from this small vocabulary:
+
+    - ``tables`` (every table played), ``finished`` (those that reached their
+      end, not cut short by the end of the lesson);
+    - ``trades``, ``offers_withdrawn``, ``mistaken_claims``,
+      ``wrong_count_accepts``: the participation figures, summed;
+    - ``score`` (summed over finished tables only: a game cut short has no
+      final score) and ``best_place`` (the best place of a finished table);
+    - ``stat:<name>``: the engine's per-seat ``game_stats`` figure, summed;
+    - ``option:<name>``: the table option's values played, worded by ``values``;
+    - ``score_sums:right`` / ``score_sums:wrong``: the end-of-game sums the
+      player worked out right / wrong (``end_question``).
+
+    ``lower_is_better`` (Pinocchio's noses) is said in words beside the label,
+    never by colour alone."""
+
+    key: str
+    label: Any
+    csv_label: Any
+    lower_is_better: bool = False
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
 class PublicSummary(Protocol):
     def __call__(
         self, view: Mapping[str, Any], seat_names: Sequence[str]
@@ -124,6 +152,13 @@ class GameUI:
       participation row is enough);
     - ``how_to_play``: 3 to 5 (picture, sentence) steps for children, shown on the
       tablet before the first move and behind a "?" button.
+    - ``report_columns``: the game's own columns in the teacher's reports and
+      their CSV (:class:`ReportColumn`, the module's ``REPORT_COLUMNS``); empty
+      for a game with no social report (Chasse). Declared here so that the
+      reports ask the game which figures matter instead of knowing every game.
+    - ``report_places(view)``: seat → place from the public view of a finished
+      game, exactly as the game's end screen ranks it (``None``: the reader
+      ranks by the engine's ``result``, equal scores sharing a place).
     """
 
     name: str
@@ -146,6 +181,8 @@ class GameUI:
     how_to_play: Sequence[tuple[str, Any]]
     script: str
     social_report: Any
+    report_columns: tuple[ReportColumn, ...] = ()
+    report_places: Callable[[Mapping[str, Any]], dict[int, int]] | None = None
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -192,6 +229,8 @@ def get(game: str) -> GameUI:
         how_to_play=pick("HOW_TO_PLAY"),
         script=pick("SCRIPT"),
         social_report=pick("social_report"),
+        report_columns=tuple(getattr(module, "REPORT_COLUMNS", None) or ()),
+        report_places=getattr(module, "report_places", None),
     )
     _CACHE[game] = adapter
     return adapter

@@ -46,7 +46,7 @@ RUNTIME_REFUSALS: dict[str, Promise] = {
     "paused": gettext_lazy("La partie est en pause : attends le signal de ton enseignant."),
     "finished": gettext_lazy("La partie est terminée."),
     "not_started": gettext_lazy("La partie n'a pas encore commencé."),
-    "spectator": gettext_lazy("Tu regardes cette table : tu ne peux pas jouer."),
+    "spectator": gettext_lazy("Vous regardez cette table : vous ne pouvez pas y jouer."),
     "seat_changed": gettext_lazy("Cette place a été donnée à quelqu'un d'autre."),
 }
 # An unknown code: the engine's English message is for developers, never shown

@@ -34,7 +34,7 @@ from cardgames.engines.base import IllegalAction
 from cardgames.engines.picktura import HIDDEN, PILES, VISIBLE, PileMemory
 from cardgames.names import counts_line, with_names
 from cardgames.parsing import whole_number
-from cardgames.ui import art, generic
+from cardgames.ui import ReportColumn, art, generic
 from cardgames.ui.picktura_cartels import cartel, cartels
 
 TWO_STEP = False
@@ -93,9 +93,10 @@ REFUSALS: dict[str, Promise] = {
     "wrong_card_count": _("Ce n'est pas le bon nombre de cartes."),
     "wrong_draw_count": _("Choisis une pile pour chaque carte à piocher."),
     "no_cards": _("Touche d'abord des cartes de ta main."),
+    "discard_one": _("Touche une seule carte de ta main, puis « Défausser »."),
     "answer_invalid": _("Tape ton nombre de points avec les touches, puis OK."),
     "already_answered": _("Tu as déjà donné ta réponse."),
-    "no_question": _("Il n'y a pas de question à cette table."),
+    "no_question": _("Il n'y a pas de question à répondre maintenant."),
 }
 
 refusal_message = generic.refusal_wording(REFUSALS)
@@ -161,7 +162,8 @@ def form_to_action(data: Mapping[str, Any]) -> dict[str, Any]:
     if move == "discard":
         cards = _cards(data.get("card"))
         if len(cards) != 1:
-            raise IllegalAction("no_cards", "Discard one card.")
+            # Two cards named (a hand-made message): "tap cards first" was false.
+            raise IllegalAction("discard_one" if cards else "no_cards", "Discard one card.")
         return {"type": "discard", "card": cards[0]}
     action: dict[str, Any] = {"type": move}
     if move != "exhibit":
@@ -434,6 +436,9 @@ def seat_context(
         "blanks_in_hand_range": range(question["blanks_in_hand"]) if question and asking else range(0),
         "sum_result": sum_result,
         "show_ranking": over and not asking,
+        # Each pupil adds up their own score: until they have answered (the
+        # seats in ``scores_shown``, from ``rendering``), no screen shows it.
+        "sums_asked": over and bool((view.get("options") or {}).get("score_sums", True)),
         "keypad": [7, 8, 9, 4, 5, 6, 1, 2, 3],
         "cartels": [{**c, "src": art.picktura_work_src(c["number"])} for c in cartels()],
     }
@@ -666,3 +671,23 @@ __all__ = [
     "seat_context",
     "written_sum",
 ]
+
+
+# ---------------------------------------------------------------- the teacher's reports
+# Picktura's own columns in the pupil and class reports and their CSV (counted
+# by classroom from its records; see cardgames.ui.ReportColumn for the keys).
+REPORT_COLUMNS = (
+    ReportColumn("tables", _("Parties"), _("parties")),
+    ReportColumn("stat:exhibits", _("Œuvres exposées"), _("œuvres exposées")),
+    ReportColumn("score", _("Points"), _("points (parties finies)")),
+    ReportColumn("score_sums:right", _("Sommes justes"), _("sommes de points justes")),
+    ReportColumn("score_sums:wrong", _("Sommes fausses"), _("sommes de points fausses")),
+    ReportColumn("best_place", _("Meilleure place"), _("meilleure place")),
+)
+
+
+def report_places(view: Mapping[str, Any]) -> dict[int, int]:
+    """Seat → place of a finished game, as the end screen ranks it: the
+    rule book's tie-break (fewer cards in hand, then seat) gives every
+    player a place of their own."""
+    return {row["seat"]: row["place"] for row in _ranking(view, ())}

@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy as _
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.pinocchio import ALL_FACES, COLOURS, GARMENTS, allowed_faces
 from cardgames.names import counts_line
-from cardgames.ui import art, generic
+from cardgames.ui import ReportColumn, art, generic
 from cardgames.ui.pinocchio_words import LANGUAGES, SPEECH_LANG, colour_word, garment_word, phrase
 
 TWO_STEP = False
@@ -86,6 +86,8 @@ REFUSALS: dict[str, Promise] = {
     "respond_first": _("D'abord, dis si tu crois l'annonce d'avant ou si tu doutes."),
     "must_follow": _("Garde le vêtement ou la couleur de l'annonce d'avant."),
     "game_over": _("La partie est terminée."),
+    # An end-of-game answer (``kind: answer``): Pinocchio asks none.
+    "no_question": _("Il n'y a pas de question à répondre : continue à jouer !"),
 }
 
 # The sentence for a code without context: ours first, then the runtime's
@@ -597,3 +599,22 @@ def social_report(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             for row in rows
         ],
     }
+
+
+# Pinocchio's own columns in the pupil and class reports and their CSV (counted
+# by classroom from its records; see cardgames.ui.ReportColumn for the keys).
+REPORT_COLUMNS = (
+    ReportColumn("tables", _("Parties"), _("parties")),
+    ReportColumn("stat:doubts", _("Doutes"), _("doutes")),
+    ReportColumn("stat:good_doubts", _("Doutes justes"), _("doutes justes")),
+    ReportColumn("stat:bluffs", _("Bluffs"), _("bluffs")),
+    ReportColumn("stat:caught", _("Bluffs découverts"), _("bluffs découverts")),
+    ReportColumn("score", _("Nez"), _("nez (parties finies, moins = mieux)"), lower_is_better=True),
+    ReportColumn("option:words_language", _("Mots en"), _("mots en"), values=LANGUAGE_NAMES),
+)
+
+
+def report_places(view: Mapping[str, Any]) -> dict[int, int]:
+    """Seat → place of a finished game, as the end screen ranks it (fewest
+    noses first, equal noses sharing a place)."""
+    return {row["seat"]: row["place"] for row in ranking(view, ())}

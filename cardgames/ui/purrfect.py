@@ -24,7 +24,7 @@ from cardgames.engines.base import IllegalAction
 from cardgames.engines.purrfect import CAT_NAMES, HAND_SIZE, MAX_OFFER, POSES, card_cat
 from cardgames.names import counts_line, name_mark, names_place
 from cardgames.parsing import whole_number
-from cardgames.ui import art, generic
+from cardgames.ui import ReportColumn, art, generic
 
 TWO_STEP = False
 SEAT_TEMPLATE = "cardgames/purrfect/seat.html"
@@ -65,7 +65,8 @@ HOW_TO_PLAY: list[tuple[str, Promise]] = [
 # ---------------------------------------------------------------- refusals
 REFUSALS: dict[str, Promise] = {
     "card_locked": _("Cette carte est dans ton offre : retire d'abord ton offre."),
-    "card_not_in_hand": _("Cette carte n'est plus dans ta main."),
+    # Also a card never held (a hand-made message): nothing here says "plus".
+    "card_not_in_hand": _("Cette carte n'est pas dans ta main : regarde ta main, puis choisis encore."),
     "claim_blocked": _("Pas encore : change d'abord une carte avant de réessayer Purrfect!"),
     "game_over": _("La partie est terminée."),
     "no_open_offer": _("Tu n'as pas d'offre à retirer."),
@@ -77,6 +78,8 @@ REFUSALS: dict[str, Promise] = {
     "own_offer": _("C'est ta propre offre : choisis l'offre de quelqu'un d'autre."),
     "wrong_count": _("Regarde le tableau des miaous : combien de cartes demande cette offre ?"),
     "no_cards": _("Touche d'abord des cartes de ta main."),
+    # An end-of-game answer (``kind: answer``): Purrfect asks none.
+    "no_question": _("Il n'y a pas de question à répondre : continue à jouer !"),
 }
 
 
@@ -508,3 +511,24 @@ def events_context(
         "how_to_play_open": seat is not None and not acted and not view.get("over"),
         "claim_mistaken": mistaken,
     }
+
+
+# ---------------------------------------------------------------- the teacher's reports
+# Purrfect's own columns in the pupil and class reports and their CSV (counted
+# by classroom from its records; see cardgames.ui.ReportColumn for the keys).
+REPORT_COLUMNS = (
+    ReportColumn("tables", _("Parties"), _("parties")),
+    ReportColumn("finished", _("Finies"), _("parties finies")),
+    ReportColumn("trades", _("Échanges"), _("échanges")),
+    ReportColumn("offers_withdrawn", _("Offres retirées"), _("offres retirées")),
+    ReportColumn("mistaken_claims", _("« Purrfect! » trop tôt"), _("« Purrfect! » trop tôt")),
+    ReportColumn("wrong_count_accepts", _("Miaous mal lus"), _("miaous mal lus")),
+    ReportColumn("score", _("Pattes"), _("pattes (parties finies)")),
+    ReportColumn("best_place", _("Meilleure place"), _("meilleure place")),
+)
+
+
+def report_places(view: Mapping[str, Any]) -> dict[int, int]:
+    """Seat → place of a finished game, as the end screen ranks it (the
+    winners first, equal paws sharing a place)."""
+    return {row["seat"]: row["place"] for row in _ranking(view, ())}

@@ -12,6 +12,7 @@ from typing import Literal
 
 from classroom.insights.numbers import median_int, pct
 from classroom.insights.plays import CardKind, ErrorKind, Play, is_answer
+from classroom.insights.practice import carry_error
 
 # Fluency: correct within 3 s in 2 of the last 3 attempts.
 FLUENT_MS = 3000
@@ -32,6 +33,9 @@ class FactCell:
     # When the fact last became fluent (the attempt that made 2 of the last 3
     # quick and right), if it still is: "Nouveau : 7 + 8 est su !".
     fluent_since: datetime | None = None
+    # Wrong answers that were the fact's own: every wrong answer but the
+    # forgotten carries (``carry_error``), which say nothing about the fact.
+    fact_errors: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +52,11 @@ class FluencyGrid:
     def newly_fluent(self, *, since: datetime) -> list[tuple[int, int]]:
         """The facts that became fluent at ``since`` or later and still are,
         once each (7 + 8 and 8 + 7 are one fact, written small number first).
-        Facts the pupil once got wrong come first (a difficulty overcome is
-        the news), then the most recent."""
+        Facts the pupil once got wrong *as a fact* come first (a difficulty
+        overcome is the news), then the most recent. A forgotten carry is not
+        the fact's error (``docs/learning.md``): before issue 47 a pupil who
+        only forgot carries on 2 + 4 and 3 + 4 was told they were "newly
+        mastered", first, and the truly overcome 7 + 8 fell off the page."""
         found: dict[tuple[int, int], tuple[bool, datetime]] = {}
         for row in self.rows:
             for cell in row:
@@ -57,7 +64,7 @@ class FluencyGrid:
                 if when is None or when < since:
                     continue
                 fact = (min(cell.a, cell.b), max(cell.a, cell.b))
-                key = (cell.correct < cell.attempts, when)
+                key = (cell.fact_errors > 0, when)
                 if fact not in found or key > found[fact]:
                     found[fact] = key
         return sorted(found, key=lambda fact: (*found[fact], fact), reverse=True)
@@ -93,7 +100,13 @@ def fluency_grid(*, plays: Iterable[Play]) -> FluencyGrid:
     are left out, as in accuracy). A fact is **fluent** when at least 2 of its
     last 3 attempts were correct within 3 s. With fewer than 3 attempts the
     same rule applies to the attempts there are: 2 quick correct answers out of
-    2 make a fact fluent, a single attempt never does."""
+    2 make a fact fluent, a single attempt never does.
+
+    A forgotten carry (``carry_error``: 38 + 6 = 34) is not an attempt *of the
+    fact* for fluency: the units were right, so it neither breaks nor delays
+    the fact's fluency (``docs/learning.md``: a carry error never counts
+    against a fact). It still counts in the cell's attempts and accuracy,
+    which describe the card as played."""
     n = [0] * 100
     ok = [0] * 100
     times: list[list[int]] = [[] for _ in range(100)]
@@ -101,6 +114,7 @@ def fluency_grid(*, plays: Iterable[Play]) -> FluencyGrid:
     # as two parallel lists (no tuple per record); sorted only if needed.
     when: list[list[datetime]] = [[] for _ in range(100)]
     quick: list[list[bool]] = [[] for _ in range(100)]
+    fact_wrong = [0] * 100
     for play in plays:
         if play.card_kind != "add" or play.correct is None or play.timed_out:
             continue
@@ -115,7 +129,10 @@ def fluency_grid(*, plays: Iterable[Play]) -> FluencyGrid:
             if ms is not None:
                 times[k].append(ms)
             quick[k].append(ms is not None and ms <= FLUENT_MS)
+        elif carry_error(play):
+            continue  # the carry's error, not the fact's: no fluency evidence
         else:
+            fact_wrong[k] += 1
             quick[k].append(False)
         when[k].append(play.created_at)
     rows = []
@@ -138,6 +155,7 @@ def fluency_grid(*, plays: Iterable[Play]) -> FluencyGrid:
                     fluent_since=_fluent_since(ordered_when, ordered_quick)
                     if sum(results) >= FLUENT_NEEDED
                     else None,
+                    fact_errors=fact_wrong[k],
                 )
             )
         rows.append(tuple(row))

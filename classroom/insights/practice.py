@@ -98,12 +98,17 @@ def _record(skill: _Skill, play: Play) -> None:
         skill.misses.append(play)
 
 
-def _carry_error(play: Play) -> bool:
+def carry_error(play: Play) -> bool:
     """A wrong answer off by exactly ten on a play that crossed a ten: the
     units were right, so the fact was known and the carry was forgotten
     (38 + 15 = 43). Off by ten on a play that did not cross, the ten was lost
-    inside the fact itself (20 + 15 = 25): that error is the fact's."""
+    inside the fact itself (20 + 15 = 25): that error is the fact's. Public
+    because the fluency grid must leave the same errors out of a fact
+    (issue 47): one definition, so the diagnosis and the news never disagree."""
     return play.correct is False and play.crossed_ten and play.error_kind == "tens"
+
+
+_carry_error = carry_error
 
 
 def _would_score(skill: _Skill) -> bool:

@@ -41,6 +41,7 @@ from classroom.selectors.sessions import (
     joined_pupils,
     locked_pupils,
     open_session_of_class,
+    open_sessions,
     pupil_group_number,
     pupil_table,
     session_board,
@@ -50,9 +51,9 @@ from classroom.selectors.sessions import (
 )
 from classroom.selectors.social import (
     ClassSocialTables,
-    SocialRow,
+    SocialGameTable,
     class_social_tables,
-    pupil_social_rows,
+    pupil_social_tables,
 )
 from classroom.selectors.summaries import class_summaries, summary_record
 
@@ -67,7 +68,7 @@ __all__ = [
     "PupilFigures",
     "PupilOwnPage",
     "PupilReport",
-    "SocialRow",
+    "SocialGameTable",
     "assignment_outcomes",
     "attacked_pupils",
     "class_report",
@@ -80,6 +81,7 @@ __all__ = [
     "locked_pupils",
     "open_assignment",
     "open_session_of_class",
+    "open_sessions",
     "parent_report",
     "pupil_cached",
     "pupil_focus_of",
@@ -88,7 +90,7 @@ __all__ = [
     "pupil_records_version",
     "pupil_report",
     "pupil_score_sums",
-    "pupil_social_rows",
+    "pupil_social_tables",
     "pupil_table",
     "records_as_plays",
     "session_board",

@@ -12,7 +12,8 @@ from cardgames import rendering, ui
 from cardgames.models import GameEvent, Seat, Table
 from classroom.keys import pupil_id_from_key
 from classroom.live_help import KEEP, RecentPlay
-from classroom.models import ClassSession, LearningRecord, Pupil
+from classroom.models import ClassSession, LearningRecord, Pupil, SessionGroup
+from classroom.names import by_name
 from classroom.selectors.sessions import attacked_pupils, locked_pupils
 
 EVENTS_SHOWN = 5
@@ -20,6 +21,29 @@ EVENTS_SHOWN = 5
 
 def session_tables(class_session: ClassSession) -> list[Table]:
     return list(Table.objects.filter(group_key=class_session.group_key).order_by("number", "id"))
+
+
+def current_tables(class_session: ClassSession) -> list[Table]:
+    """The session's tables as they stand now: for each table number its
+    latest game. After "Rejouer" the game it replaced (kept for replays and
+    reports) is no longer shown beside the new one: the monitor and the
+    projector showed both, a finished and a running "Table 1"."""
+    latest: dict[int, Table] = {}
+    for table in session_tables(class_session):
+        latest[table.number] = table  # ordered by number, then id: the last wins
+    return list(latest.values())
+
+
+def table_winners(snap: rendering.Snapshot) -> list[str]:
+    """The names of a finished game's winners; none when the table was ended
+    before its game was over (the teacher's "Terminer la table")."""
+    if snap.state is None or snap.table.status != Table.Status.FINISHED:
+        return []
+    if not snap.engine.is_over(snap.state):
+        return []
+    names = snap.seat_names
+    winners = snap.engine.result(snap.state).get("winners") or []
+    return [names[s] for s in winners if isinstance(s, int) and 0 <= s < len(names)]
 
 
 def free_pupils(class_session: ClassSession) -> list[Pupil]:
@@ -37,7 +61,19 @@ def free_pupils(class_session: ClassSession) -> list[Pupil]:
         .distinct()
         .order_by("display_name")
     )
-    return [pupil for pupil in logged if pupil.player_key not in seated]
+    return by_name(
+        (pupil for pupil in logged if pupil.player_key not in seated), lambda p: p.display_name
+    )
+
+
+def finished_group(table_id: int) -> int | None:
+    """The id of the group whose current table is ``table_id`` while its pupils
+    are still attached to it (not yet sent back to be regrouped)."""
+    return (
+        SessionGroup.objects.filter(table_id=table_id, members__isnull=False)
+        .values_list("pk", flat=True)
+        .first()
+    )
 
 
 def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, Any] | None:
@@ -52,7 +88,12 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
     if snap.state is not None:
         view = snap.engine.view(snap.state, None)
         summary = adapter.public_summary(view, names)
-        current = view.get("current_seat")
+        # Only a running game waits for someone: a finished or paused table
+        # showed ⏳ beside a seat nobody was waiting for.
+        if snap.table.status == Table.Status.PLAYING:
+            current = view.get("current_seat")
+    finished = snap.table.status == Table.Status.FINISHED
+    held = finished_group(table_id) if finished else None
     events = list(
         GameEvent.objects.filter(table_id=table_id, visible_to__isnull=True).order_by("-seq")[
             :EVENTS_SHOWN
@@ -77,13 +118,20 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
             for seat in snap.seats
         ],
         "version": snap.version,
+        "winners": table_winners(snap),
+        # A finished table still holding its pupils offers "Rejouer" and
+        # "Regrouper ces élèves"; once regrouped, its seats are history.
+        "release_group": held,
+        "released": finished
+        and held is None
+        and SessionGroup.objects.filter(table_id=table_id).exists(),
     }
 
 
 def monitor_context(class_session: ClassSession) -> dict[str, Any]:
     free = free_pupils(class_session)
     cards = []
-    for table in session_tables(class_session):
+    for table in current_tables(class_session):
         context = table_card_context(table.pk, class_session)
         if context is not None:
             context.update(oob=False, class_session=class_session, free=free)

@@ -59,6 +59,7 @@ from classroom.models import (
     SchoolClass,
     SocialRecord,
 )
+from classroom.names import name_sort_key
 from classroom.selectors.records import (
     REPORT_CACHE_SECONDS,
     pupil_cached,
@@ -67,11 +68,9 @@ from classroom.selectors.records import (
 )
 from classroom.selectors.social import (
     ClassSocialTables,
-    SocialDetails,
-    SocialRow,
+    SocialGameTable,
     class_social_tables,
-    pupil_social_details,
-    pupil_social_rows,
+    pupil_social_tables,
 )
 from classroom.selectors.summaries import class_summaries
 
@@ -99,7 +98,7 @@ def _point(summary: SessionCounts, tz: tzinfo) -> SessionPoint:
 
 
 SORT_KEYS: dict[str, Callable[[ClassReportRow], Any]] = {
-    "name": lambda r: r.pupil.display_name.casefold(),
+    "name": lambda r: name_sort_key(r.pupil.display_name),
     "announcements": lambda r: r.summary.announcements,
     "accuracy": lambda r: r.summary.accuracy,
     "crossing": lambda r: r.summary.accuracy_add_crossing,
@@ -403,10 +402,9 @@ class PupilReport:
     figures: PupilFigures
     replayable: set[int]  # the recent games whose table still exists
     links: list[ParentLink]
-    # The social games (Purrfect…): participation per session and game.
-    social: list[SocialRow] = field(default_factory=list)
-    # Each social game's own figures (Pinocchio's doubts and bluffs…).
-    social_details: list[SocialDetails] = field(default_factory=list)
+    # The social games (Purrfect…): a table per game, its own columns, a row
+    # per session.
+    social: list[SocialGameTable] = field(default_factory=list)
 
 
 def _pupil_figures(pupil: Pupil) -> PupilFigures:
@@ -456,8 +454,7 @@ def pupil_report(*, pupil: Pupil) -> PupilReport:
         figures=figures,
         replayable=replayable,
         links=list(pupil.parent_links.all()),
-        social=pupil_social_rows(pupil=pupil),
-        social_details=pupil_social_details(pupil=pupil),
+        social=pupil_social_tables(pupil=pupil),
     )
 
 

@@ -38,6 +38,7 @@ from classroom.services.pupils import (
     names_cut,
     new_picture_code,
     parse_names,
+    pupil_attack_count,
     pupil_check_code,
     pupil_delete,
     pupil_is_locked,
@@ -46,6 +47,7 @@ from classroom.services.pupils import (
     pupil_unlock,
     pupil_update,
     pupils_add,
+    pupils_unlock_all,
     unique_name,
 )
 from classroom.services.sessions import (
@@ -79,6 +81,7 @@ __all__ = [
     "new_picture_code",
     "parse_names",
     "projector_group",
+    "pupil_attack_count",
     "pupil_check_code",
     "pupil_delete",
     "pupil_is_locked",
@@ -89,6 +92,7 @@ __all__ = [
     "pupil_unlock",
     "pupil_update",
     "pupils_add",
+    "pupils_unlock_all",
     "session_changed",
     "session_end",
     "session_start",

@@ -6,20 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from cardgames import services as cardgames_services
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from cardgames.parsing import whole_number
+from cardgames.signals import table_finished
+from classroom.keys import session_id_from_key
 from classroom.live_help import RecentPlay
-from classroom.models import ClassSession, LearningRecord, TabletLogin
+from classroom.models import ClassSession, LearningRecord, SessionGroup, TabletLogin
 from classroom.selectors.monitor import free_pupils, session_tables
-from classroom.services.events import monitor_group, notify_on_commit
+from classroom.services.events import monitor_group, notify_on_commit, projector_group
 from classroom.services.joining import tablet_sign_out
 from classroom.services.sessions import session_end
-from classroom.services.tables import pupil_seat
+from classroom.services.tables import group_release, pupil_seat, table_rematch, tablets_follow
 
 
 def help_play_notify(*, record: LearningRecord) -> None:
@@ -77,7 +81,9 @@ def monitor_act(*, class_session: ClassSession, data: dict[str, Any]) -> int | N
     if kind == "end_session":
         session_end_everything(class_session=class_session)
         return None
-    if kind not in ("pause", "resume", "end_table", "seat_to_bot", "seat_to_pupil"):
+    if kind not in (
+        "pause", "resume", "end_table", "seat_to_bot", "seat_to_pupil", "rematch", "release"
+    ):
         raise MonitorRefused(_("Cette demande n'existe pas."))
     table = Table.objects.filter(
         pk=_int(data.get("table")), group_key=class_session.group_key
@@ -90,6 +96,20 @@ def monitor_act(*, class_session: ClassSession, data: dict[str, Any]) -> int | N
         cardgames_services.table_resume(table=table)
     elif kind == "end_table":
         cardgames_services.table_end(table=table)
+    elif kind == "rematch":
+        # "Rejouer": same seats, a new game; every screen of the old table follows.
+        try:
+            return table_rematch(table=table).pk
+        except ValidationError as exc:
+            raise MonitorRefused(exc.messages[0]) from exc
+    elif kind == "release":
+        group = SessionGroup.objects.filter(table=table, class_session=class_session).first()
+        if group is None:
+            raise MonitorRefused(_("Cette table n'existe pas."))
+        try:
+            group_release(group=group)
+        except ValidationError as exc:
+            raise MonitorRefused(exc.messages[0]) from exc
     else:
         index = _int(data.get("seat"))
         if not table.seats.filter(index=index).exists():
@@ -107,9 +127,26 @@ def monitor_act(*, class_session: ClassSession, data: dict[str, Any]) -> int | N
             )
             if pupil is None:
                 raise MonitorRefused(_("Choisis un élève connecté qui n'a pas encore de place."))
-            cardgames_services.seat_assign(
-                table=table,
-                index=index,
-                spec=pupil_seat(pupil),
-            )
+            with transaction.atomic():
+                cardgames_services.seat_assign(
+                    table=table,
+                    index=index,
+                    spec=pupil_seat(pupil),
+                )
+                # Their tablet (in the lobby, or left on "Cette place a été
+                # donnée à quelqu'un d'autre.") comes to the seat by itself.
+                tablets_follow(class_session=class_session, pupils=[pupil], table_id=table.pk)
     return table.pk
+
+
+@receiver(table_finished, dispatch_uid="classroom_table_finished_pages")
+def table_finished_tell(sender: Any, **kwargs: Any) -> None:
+    """A session's table finished (its game over, or ended): the session
+    page's board and the monitor redraw, so they say "Partie terminée" and
+    offer what comes next. Without it the session page kept "▶ lancée" and
+    "✅ Toutes les tables jouent" until reloaded. Connected when the app
+    loads (``classroom.learning`` imports this module in ``ready``)."""
+    table = kwargs.get("table")
+    session_id = session_id_from_key(getattr(table, "group_key", None))
+    if session_id is not None:
+        notify_on_commit(projector_group(session_id), {"type": "pupils.changed"})

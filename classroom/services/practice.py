@@ -23,6 +23,15 @@ from classroom.services.tables import pupil_seat
 
 GAME = "chasse"
 MIN_BOTS, MAX_BOTS = 1, 5
+# Games one picture-code login may start (the first one, then "Rejouer" or
+# "one more game" from the robots page) before the child taps their two
+# pictures again. Why not one: a child of 6 retyping after every short game
+# is unkind and teaches nothing. Why not unlimited: on a shared tablet the
+# login of the child before would play on for the next one (and a copied
+# session would last all evening); the idle time
+# (``settings.PRACTICE_LOGIN_IDLE_SECONDS``), the class link's rotation and
+# the practice hours end a login too.
+MAX_GAMES_PER_LOGIN = 3
 
 
 def practice_end(*, pupil: Pupil) -> None:

@@ -8,28 +8,60 @@ import math
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom.models import ClassSession, Pupil, SchoolClass
+from cardgames import revocation
+from classroom.models import ClassSession, Pupil, RateCounter, SchoolClass, TabletLogin
 from classroom.names import name_key
 from classroom.pictures import AVATARS, CODE_LENGTH, PICTURES
+from classroom.selectors.counters import counter_value
+from classroom.services.counters import counter_claim, counter_clear, counter_hit, counters_clear
 from classroom.services.events import notify_on_commit, projector_group
 
-# Picture-code brute force: a pupil's *card* locks, never an IP, so a class that
-# shares one address keeps logging in while one card cools down. The lock
-# escalates: the 5th wrong code in a row locks the card for 1 minute, and each
-# further wrong code (before a right one) for 5, then 15 minutes; the one after
-# that locks it until the teacher unlocks it. So at most 8 of the 72 codes can
-# be tried without the teacher (README, "Limits"). A right code resets it all.
+# Picture-code guessing (issue 44, item 3). Three limits, each keyed so that
+# nobody can use it to lock a class out:
+#
+# - **Per joining tablet** (its session), across every card of the class:
+#   ``DEVICE_FREE`` wrong codes are checked at once; then one check per
+#   ``DEVICE_SLOW_SECONDS``; at ``DEVICE_STOP`` wrong codes the tablet is
+#   stopped for the class ("Demande à ton maître ou ta maîtresse") for
+#   ``PICTURE_WINDOW``. A right code forgives the tablet's own slips.
+# - **Per network** (IPv4 address, IPv6 /64) and class, counting only wrong
+#   codes of tablets that never got in (a child's slips are forgiven by their
+#   right code): ``NET_FREE`` per ``PICTURE_WINDOW`` at once, then one check
+#   per ``NET_SLOW_SECONDS`` for that class from that network. A slowed request
+#   is answered "attends" whatever its code, so waiting tells a guesser nothing.
+# - **Per card**, the escalating lock: the 5th wrong code in a row locks it for
+#   1 minute, then 5, then 15 minutes, then until the teacher unlocks it. Only
+#   wrong codes checked *within* a tablet's and a network's free budget count
+#   on a card: ``DEVICE_FREE`` is below ``PICTURE_MAX_FAILURES``, so one tablet
+#   can never lock a card, and one network at most ``NET_FREE //
+#   PICTURE_MAX_FAILURES`` cards a window; the card lock is there for guessers
+#   spread over many networks.
+#
+# A teacher's unlock leaves the tablet and network counters alone (the guesser
+# stays slowed or stopped) and leaves the card one wrong code from the
+# teacher-only lock (``UNLOCK_SPARE``): an unlock gives a guesser one try, not 5.
+# README, "Limits", has the arithmetic (checked by tests/classroom/test_readme_limits.py).
 PICTURE_MAX_FAILURES = 5
 PICTURE_LOCK_STEPS = (60, 5 * 60, 15 * 60)  # then: the teacher only
 PICTURE_LOCK_SECONDS = PICTURE_LOCK_STEPS[0]
 TEACHER_ONLY_LEVEL = len(PICTURE_LOCK_STEPS) + 1
+UNLOCK_SPARE = 1
+PICTURE_WINDOW = 24 * 60 * 60
+DEVICE_FREE = 4
+DEVICE_SLOW_SECONDS = 60
+DEVICE_STOP = 5  # below NET_FREE: one tablet alone never slows its network
+NET_FREE = 6
+NET_SLOW_SECONDS = 2 * 60 * 60
 # A card counts as "recently attacked" for the teacher this long after a wrong code.
 ATTACK_MEMORY = timedelta(hours=1)
 
@@ -159,27 +191,89 @@ def pupil_regenerate_code(*, pupil: Pupil) -> Pupil:
     return locked
 
 
+def _device_key(class_id: int, device: str) -> str:
+    return f"pic:dev:{class_id}:{device}"
+
+
+def _net_prefix(class_id: int, net: str) -> str:
+    return f"pic:net:{class_id}:{net}:"
+
+
+def _card_key(pupil_id: int) -> str:
+    return f"pic:card:{pupil_id}"
+
+
+def _net_failures(class_id: int, net: str) -> int:
+    """Wrong codes from this network on this class by tablets that never got
+    in (a tablet's right code deletes its own row: its slips are forgiven)."""
+    total = RateCounter.objects.filter(
+        key__startswith=_net_prefix(class_id, net), expires_at__gt=timezone.now()
+    ).aggregate(total=Sum("count"))["total"]
+    return int(total or 0)
+
+
 @transaction.atomic
 def pupil_unlock(*, pupil: Pupil) -> Pupil:
-    """The teacher clears a locked card. Locks the pupil row. The escalation
-    is kept: 5 more wrong codes lock the card for the teacher again at once (a
-    guesser gains 5 tries per unlock, not a fresh schedule); a right code
-    resets everything."""
+    """The teacher clears a locked card. Locks the pupil row.
+
+    The escalation is kept and the card is left ``UNLOCK_SPARE`` wrong code
+    from the teacher-only lock: an unlock gives a guesser one try, not 5 (a
+    right code resets everything). The class's *tablet* stops are lifted too
+    (a child stuck on her own tablet can try again); the network budgets are
+    not, so a guesser elsewhere stays slowed."""
     locked = Pupil.objects.select_for_update().get(pk=pupil.pk)
-    locked.failed_attempts = 0
+    _unlock(locked)
+    counters_clear(prefix=f"pic:dev:{locked.school_class_id}:")
+    counters_clear(prefix=f"pic:devslot:{locked.school_class_id}:")
+    return locked
+
+
+def _unlock(locked: Pupil) -> None:
     locked.locked_until = None
     locked.needs_teacher = False
-    locked.lock_level = min(locked.lock_level, len(PICTURE_LOCK_STEPS))
     if locked.lock_level:
         locked.lock_level = len(PICTURE_LOCK_STEPS)
+        locked.failed_attempts = PICTURE_MAX_FAILURES - UNLOCK_SPARE
+    else:
+        locked.failed_attempts = 0
     locked.save(update_fields=["failed_attempts", "locked_until", "needs_teacher", "lock_level"])
-    return locked
+
+
+@transaction.atomic
+def pupils_unlock_all(*, school_class: SchoolClass) -> int:
+    """The teacher's one click on "cartes attaquées": every locked card of the
+    class unlocked as ``pupil_unlock`` does (same spare, same kept networks),
+    and the class's stopped tablets may try again. Locks the class's pupil
+    rows; returns how many cards were locked."""
+    now = timezone.now()
+    count = 0
+    for locked in Pupil.objects.select_for_update().filter(school_class=school_class):
+        if locked.needs_teacher or (locked.locked_until and locked.locked_until > now):
+            count += 1
+            _unlock(locked)
+    counters_clear(prefix=f"pic:dev:{school_class.pk}:")
+    counters_clear(prefix=f"pic:devslot:{school_class.pk}:")
+    notify_on_commit(projector_group(_open_session_id(school_class.pk)), {"type": "pupils.changed"})
+    return count
 
 
 def pupil_delete(*, pupil: Pupil) -> None:
     """Deletes the pupil, their tablets and attendances; the ``post_delete``
-    receiver wipes their name from game seats."""
-    pupil.delete()
+    receiver wipes their name from game seats.
+
+    Their tablets are signed out first (issue 44, item 7): each browser
+    session naming the pupil is deleted, and on commit its open sockets are
+    told to close and its generation bumped, so a later ``sync`` on a socket
+    that missed the close is refused too."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    with transaction.atomic():
+        keys = set(TabletLogin.objects.filter(pupil=pupil).values_list("session_key", flat=True))
+        for key in keys:
+            if key:
+                store(session_key=key).delete()
+        pupil.delete()
+        for key in keys:
+            revocation.session_revoke(session_key=key)
 
 
 def pupil_is_locked(pupil: Pupil) -> bool:
@@ -188,11 +282,19 @@ def pupil_is_locked(pupil: Pupil) -> bool:
     )
 
 
+def pupil_attack_count(pupil: Pupil) -> int:
+    """Wrong codes on this card lately: the ones that count towards its lock,
+    plus those of tablets already slowed (they never count on the card, so
+    that a guesser cannot lock a class; the teacher still sees them)."""
+    return pupil.failed_attempts + counter_value(key=_card_key(pupil.pk))
+
+
 def pupil_recently_attacked(pupil: Pupil) -> bool:
     """Wrong picture codes in the last hour: the teacher's warning sign."""
-    return bool(pupil.failed_attempts or pupil.lock_level) and (
-        pupil.last_failed_at is not None and pupil.last_failed_at > timezone.now() - ATTACK_MEMORY
+    recent = pupil.last_failed_at is not None and (
+        pupil.last_failed_at > timezone.now() - ATTACK_MEMORY
     )
+    return recent and bool(pupil.failed_attempts or pupil.lock_level or pupil_attack_count(pupil))
 
 
 @dataclass(frozen=True)
@@ -201,30 +303,70 @@ class CodeCheck:
     locked: bool
     seconds_left: int = 0
     needs_teacher: bool = False
+    # Not checked: this tablet or its network must wait first.
+    slowed: bool = False
+    # Not checked: this tablet failed too often on this class; the teacher helps.
+    stopped: bool = False
 
 
 @transaction.atomic
-def pupil_check_code(*, pupil: Pupil, code: list[int]) -> CodeCheck:
-    """Check a picture code. Locks the pupil row, so parallel guesses from
-    several tablets all count. The 5th wrong code in a row locks the card for
-    1 minute, each further one for 5 then 15 minutes, the next one until the
-    teacher unlocks it (``PICTURE_LOCK_STEPS``); other pupils are not affected.
-    Every new lock tells the teacher's live pages, on commit."""
+def pupil_check_code(
+    *, pupil: Pupil, code: list[int], device: str = "", net: str = ""
+) -> CodeCheck:
+    """Check a picture code typed on tablet ``device`` (its session key) from
+    network ``net`` (``ratelimit.client_net``). Locks the pupil row, so
+    parallel guesses from several tablets all count.
+
+    In order: a locked card answers "locked"; a stopped tablet is not checked;
+    a tablet or network beyond its free budget is checked only when it holds
+    its slot, else answered "wait" whatever the code (the answer must not tell
+    a guesser anything). A wrong code counts against the tablet and the
+    network, and against the card only if it was checked within both free
+    budgets (see the constants at the top: one tablet can lock no card). A
+    right code resets the card and forgives the tablet's own slips. Every new
+    card lock tells the teacher's live pages, on commit."""
     locked = Pupil.objects.select_for_update().get(pk=pupil.pk)
     now = timezone.now()
     if locked.needs_teacher:
         return CodeCheck(ok=False, locked=True, needs_teacher=True)
     if locked.locked_until and locked.locked_until > now:
         return CodeCheck(ok=False, locked=True, seconds_left=_seconds_until(locked.locked_until))
+    class_id = locked.school_class_id
+    device_failures = counter_value(key=_device_key(class_id, device)) if device else 0
+    net_failures = _net_failures(class_id, net)
+    if device_failures >= DEVICE_STOP:
+        return CodeCheck(ok=False, locked=False, stopped=True)
+    device_free = device_failures < DEVICE_FREE
+    net_free = net_failures < NET_FREE
+    if not device_free and not counter_claim(
+        key=f"pic:devslot:{class_id}:{device}", window=DEVICE_SLOW_SECONDS
+    ):
+        return CodeCheck(ok=False, locked=False, slowed=True)
+    if not net_free and not counter_claim(
+        key=f"pic:netslot:{class_id}:{net}", window=NET_SLOW_SECONDS
+    ):
+        return CodeCheck(ok=False, locked=False, slowed=True)
     if list(code) == list(locked.picture_code):
         if locked.failed_attempts or locked.locked_until or locked.lock_level:
             locked.failed_attempts = 0
             locked.locked_until = None
             locked.lock_level = 0
             locked.save(update_fields=["failed_attempts", "locked_until", "lock_level"])
+        if device:
+            counter_clear(key=_device_key(class_id, device))
+            counter_clear(key=f"{_net_prefix(class_id, net)}{device}")
         return CodeCheck(ok=True, locked=False)
-    locked.failed_attempts += 1
+    if device:
+        counter_hit(key=_device_key(class_id, device), window=PICTURE_WINDOW)
+    counter_hit(key=f"{_net_prefix(class_id, net)}{device or '-'}", window=PICTURE_WINDOW)
     locked.last_failed_at = now
+    stopped = bool(device) and device_failures + 1 >= DEVICE_STOP
+    if not (device_free and net_free):
+        # A slowed tablet or network never moves the card towards its lock.
+        counter_hit(key=_card_key(locked.pk), window=int(ATTACK_MEMORY.total_seconds()))
+        locked.save(update_fields=["last_failed_at"])
+        return CodeCheck(ok=False, locked=False, stopped=stopped)
+    locked.failed_attempts += 1
     fields = ["failed_attempts", "last_failed_at"]
     if locked.failed_attempts >= PICTURE_MAX_FAILURES:
         locked.lock_level += 1
@@ -243,7 +385,7 @@ def pupil_check_code(*, pupil: Pupil, code: list[int]) -> CodeCheck:
         )
         return result
     locked.save(update_fields=fields)
-    return CodeCheck(ok=False, locked=False)
+    return CodeCheck(ok=False, locked=False, stopped=stopped)
 
 
 def _open_session_id(class_id: int) -> int:

@@ -1,5 +1,6 @@
-"""Class sessions: open one with a fresh join code, change its options, end it,
-and find the old ones to purge."""
+"""Class sessions: open one with a fresh join code, change its options, end it
+(by the teacher, by a new lesson of the class, or idle past
+``LESSON_IDLE_HOURS``), and find the old ones to purge."""
 
 from __future__ import annotations
 
@@ -33,11 +34,23 @@ def session_start(
     sessions end, so the printed class link always leads to one place. The
     code is unique among open sessions (a database constraint): on a collision
     we simply draw again. ``targeted_cards``: each table's deck will favour
-    each pupil's own facts (see ``tables_start``)."""
+    each pupil's own facts (see ``tables_start``).
+
+    The old lessons end exactly as "Terminer la séance" ends them
+    (``session_close``): their tables end, their tablets are signed out and
+    their sockets told. Marking them ended alone left their tables
+    ``playing``: an open tablet's next move was still accepted, on a table
+    the new monitor does not show."""
     valid = engines.get(game).validate_options(options)
+    for old in list(
+        ClassSession.objects.filter(school_class=school_class, ended_at__isnull=True)
+    ):
+        session_close(class_session=old)
     for _attempt in range(JOIN_CODE_ATTEMPTS):
         try:
             with transaction.atomic():
+                # One opened meanwhile by another request: ended too (its
+                # tables, if any, by the next start or by ``purge``).
                 for old in ClassSession.objects.select_for_update().filter(
                     school_class=school_class, ended_at__isnull=True
                 ):
@@ -67,6 +80,39 @@ def session_end(*, class_session: ClassSession) -> ClassSession:
         # report (after commit, in the background).
         session_summaries_schedule(class_session_id=locked.pk)
     return locked
+
+
+def session_close(*, class_session: ClassSession) -> None:
+    """End a lesson with everything in it, as "Terminer la séance" does: the
+    join code dies, every table ends (its log stays for replay), every tablet
+    is signed out and every socket is told. One definition, in
+    ``classroom.services.monitor.session_end_everything``; imported here at
+    call time because that module builds on this one. Locks the session and
+    each table (through the services it calls)."""
+    from classroom.services.monitor import session_end_everything
+
+    session_end_everything(class_session=class_session)
+
+
+def sessions_idle_end(*, school_class: SchoolClass | None = None) -> int:
+    """End the lessons idle past ``LESSON_IDLE_HOURS`` (of one class, or all):
+    what ``purge`` runs, and what a page may run lazily. Returns how many.
+    Each is locked and ended by ``session_close``; one touched meanwhile is
+    checked again under its lock first."""
+    from classroom.selectors.sessions import idle_lessons
+
+    idle = idle_lessons()
+    if school_class is not None:
+        idle = idle.filter(school_class=school_class)
+    ended = 0
+    for class_session in list(idle):
+        with transaction.atomic():
+            still = idle_lessons().select_for_update().filter(pk=class_session.pk).first()
+            if still is None:
+                continue
+            session_close(class_session=still)
+        ended += 1
+    return ended
 
 
 def session_update_options(

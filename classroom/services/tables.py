@@ -5,17 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from cardgames import engines
+from cardgames import engines, revocation
 from cardgames import services as cardgames_services
 from cardgames.models import Table
 from classroom.insights import PupilFocus
-from classroom.models import Attendance, ClassSession, Pupil, SessionGroup
+from classroom.keys import session_id_from_key
+from classroom.models import Attendance, ClassSession, Pupil, SessionGroup, TabletLogin
 from classroom.selectors.focus import pupil_focus_of
-from classroom.services.events import lobby_group, notify_on_commit
+from classroom.services.events import lobby_group, notify_on_commit, projector_group
 from classroom.services.groups import group_options, group_seat_count
 
 
@@ -88,6 +90,11 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
                 group.table = table
                 group.save(update_fields=["table"])
                 notify_on_commit(lobby_group(class_session.pk), {"type": "tables.started"})
+                tablets_follow(
+                    class_session=class_session,
+                    pupils=[a.pupil for a in members],
+                    table_id=table.pk,
+                )
         except ValueError as exc:
             report.problems.append(
                 _("Table %(n)s : %(msg)s") % {"n": group.number, "msg": str(exc)}
@@ -124,6 +131,10 @@ def table_rematch(*, table: Table) -> Table:
         successor = cardgames_services.table_successor(table=old)
         if successor is not None:
             return successor
+        if SessionGroup.objects.filter(table=old, members__isnull=True).exists():
+            # "Regrouper ces élèves" sent them elsewhere: the old seats would
+            # take pupils away from their new tables.
+            raise ValidationError(_("Ses élèves ont été regroupés : cette table ne peut plus rejouer."))
         seats = [
             cardgames_services.SeatSpec(
                 player_key=seat.player_key,
@@ -146,6 +157,10 @@ def table_rematch(*, table: Table) -> Table:
         if old.status != Table.Status.FINISHED:
             cardgames_services.table_end(table=old)
         SessionGroup.objects.filter(table=old).update(table=new)
+        # The session page's board and the monitor draw the new game's state.
+        session_id = session_id_from_key(old.group_key)
+        if session_id is not None:
+            notify_on_commit(projector_group(session_id), {"type": "pupils.changed"})
         # Through the table's own send (it names the table): a worker's hub
         # hands a table's sockets only the events that say which table.
         old_id, new_id = old.pk, new.pk
@@ -155,3 +170,40 @@ def table_rematch(*, table: Table) -> Table:
             )
         )
     return new
+
+
+def tablets_follow(*, class_session: ClassSession, pupils: list[Pupil], table_id: int) -> None:
+    """Tell the tablets of ``pupils`` (after commit) that they have a seat at
+    ``table_id``: a tablet still on a finished table's end screen, or on the
+    "Cette place a été donnée à quelqu'un d'autre." screen, goes there by
+    itself, and a lobby asks where to go. Sent to each tablet's own browser
+    session group (``cardgames.revocation.session_group``), so no other
+    tablet hears of it; it names a table, never a card."""
+    keys = TabletLogin.objects.filter(
+        class_session=class_session, pupil__in=pupils
+    ).values_list("session_key", flat=True)
+    for key in set(keys):
+        if key:
+            notify_on_commit(
+                revocation.session_group(key), {"type": "pupil.seated", "table_id": table_id}
+            )
+
+
+def group_release(*, group: SessionGroup) -> int:
+    """ "Regrouper ces élèves": the pupils of a finished table go back to the
+    waiting list of the grouping board, to be put on new tables with the
+    others (``groups_make`` keeps every started group, finished ones too, so
+    without this they could never be grouped again in the same lesson).
+    The group keeps its finished table, for its number and the replay.
+    Locks the session; a table still playing is refused. Their tablets stay
+    on the end screen and follow when their new table starts
+    (``tablets_follow``). Returns how many pupils were released."""
+    with transaction.atomic():
+        ClassSession.objects.select_for_update().get(pk=group.class_session_id)
+        locked = SessionGroup.objects.select_related("table").get(pk=group.pk)
+        if locked.table is None or locked.table.status != Table.Status.FINISHED:
+            raise ValidationError(_("Cette table n'a pas fini sa partie."))
+        released = Attendance.objects.filter(group=locked).update(group=None)
+        notify_on_commit(projector_group(locked.class_session_id), {"type": "pupils.changed"})
+        notify_on_commit(lobby_group(locked.class_session_id), {"type": "groups.changed"})
+    return released

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -15,6 +16,7 @@ from django_htmx.middleware import HtmxDetails
 from cardgames.i18n import SESSION_LANGUAGE_KEY, request_language_set
 from classroom import services
 from classroom.models import SchoolClass
+from classroom.names import by_name
 from classroom.pictures import avatar_url
 
 
@@ -64,10 +66,11 @@ def tablet_language_set(request: HttpRequest, school_class: Any) -> None:
 
 
 def name_buttons(pupils: Any) -> list[dict[str, Any]]:
-    """The big name buttons of the join and practice flows (a locked card shows)."""
+    """The big name buttons of the join and practice flows (a locked card
+    shows), in the order a child looks for their name (``name_sort_key``)."""
     return [
         {"pupil": p, "avatar_url": avatar_url(p.avatar), "locked": services.pupil_is_locked(p)}
-        for p in pupils
+        for p in by_name(pupils, lambda p: p.display_name)
     ]
 
 
@@ -79,7 +82,25 @@ PRACTICE_CLASS_SALT = "classroom.practice-class"
 PRACTICE_CLASS_MAX_AGE = 365 * 24 * 3600
 
 
-def remember_practice_class(response: HttpResponse, school_class: SchoolClass) -> None:
+def token_cookie_secure(request: HttpRequest | None = None) -> bool:
+    """Whether a cookie that carries a token gets the ``Secure`` flag: always
+    in production (``DJANGO_ENV=production`` sets ``SESSION_COOKIE_SECURE``,
+    and a proxy that forgets ``X-Forwarded-Proto`` must not make the browser
+    send the token in clear), and whenever the request came over HTTPS. Off
+    only in development over plain http, where a Secure cookie would never
+    come back."""
+    return bool(
+        settings.SESSION_COOKIE_SECURE
+        or getattr(settings, "PRODUCTION", False)
+        or (request is not None and request.is_secure())
+    )
+
+
+def remember_practice_class(
+    response: HttpResponse, school_class: SchoolClass, request: HttpRequest | None = None
+) -> None:
+    """Signed, HttpOnly, SameSite=Lax and, in production, Secure: it holds the
+    class link's token."""
     response.set_signed_cookie(
         PRACTICE_CLASS_COOKIE,
         school_class.link_token,
@@ -87,5 +108,6 @@ def remember_practice_class(response: HttpResponse, school_class: SchoolClass) -
         max_age=PRACTICE_CLASS_MAX_AGE,
         httponly=True,
         samesite="Lax",
+        secure=token_cookie_secure(request),
         path="/practice/",
     )

@@ -41,14 +41,15 @@ LOGIN_KEYS = ("player_key", "pupil_id", "class_session_id")
 TYPED_KEY = "join_typed"
 
 
-def _client_ip(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", ""))
+def _client_net(request: HttpRequest) -> str:
+    """The network a request's budget is drawn from (an IPv6 /64, an IPv4 address)."""
+    return ratelimit.client_net(str(request.META.get("REMOTE_ADDR", "")))
 
 
 def _device(request: HttpRequest) -> str:
-    """The tablet, for the per-tablet counter: its session cookie, or ""
-    without one (then only the IP's budget applies: dropping the cookie gains
-    nothing, since the IP's counter caps every tablet behind it)."""
+    """The tablet, for the per-tablet counters: its session cookie, or ""
+    without one (then only the network's budget applies: dropping the cookie
+    gains nothing, since the network's counter caps every tablet behind it)."""
     return request.session.session_key or ""
 
 
@@ -59,19 +60,37 @@ def _render_pad(request: HttpRequest, template: str, context: dict[str, object])
     return render(request, "classroom/join/code.html", context)
 
 
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())[:6]
+
+
 def join(request: HttpRequest) -> HttpResponse:
     """The numeric keypad. Each tap posts one ``key``; the digits typed so far
     live in the session (so fast taps, queued one after the other by
-    ``hx-sync``, never lose a digit) and the 6th digit checks the code at once:
-    no OK button to find. ``?code=`` (the projector's QR) or a posted ``code``
-    checks a whole code in one go."""
+    ``hx-sync``, never lose a digit) and the 6th digit checks the code at once.
+
+    Only a POST (CSRF-checked) ever checks a code. ``GET ?code=`` (the
+    projector's QR, a link) prefills the digits and shows one big "Entrer"
+    button, and writes nothing: a page on another site looping image requests
+    to ``/join?code=…`` checks nothing, spends no budget and creates no
+    session row (issue 44, items 2 and 14)."""
     if access.logged_pupil(request.session) is not None:
         return redirect("classroom:lobby")
-    whole = request.POST.get("code", request.GET.get("code", ""))
-    if whole:
-        code = "".join(ch for ch in whole if ch.isdigit())[:6]
-    else:
-        code = str(request.session.get(TYPED_KEY, ""))
+    context: dict[str, object] = {"error": "", "prefilled": False}
+    if request.method != "POST":
+        code = _digits(request.GET.get("code", ""))
+        if code:
+            context["prefilled"] = True  # carried by a hidden field until the next tap
+        else:
+            code = str(request.session.get(TYPED_KEY, ""))
+        context.update(code=code, digits=list(code.ljust(6)))
+        return render(request, "classroom/join/code.html", context)
+    if request.session.session_key is None:
+        # A POST keeps its digits in the session anyway: create it now, so the
+        # tablet's very first wrong code already counts against the tablet.
+        request.session.save()
+    whole = request.POST.get("code", "")
+    code = _digits(whole) if whole else str(request.session.get(TYPED_KEY, ""))
     key = request.POST.get("key", "")
     if key == "back":
         code = code[:-1]
@@ -79,10 +98,8 @@ def join(request: HttpRequest) -> HttpResponse:
         code = ""
     elif key.isdigit() and len(key) == 1 and len(code) < 6:
         code += key
-    context: dict[str, object] = {"error": ""}
-    if len(code) == 6 and (request.method == "POST" or whole):
-        device, ip = _device(request), _client_ip(request)
-        code, context["error"], found = _check_join_code(request, code, device=device, ip=ip)
+    if len(code) == 6:
+        code, context["error"], found = _check_join_code(request, code)
         if found:
             return hx_redirect(request, reverse("classroom:join_names"))
     request.session[TYPED_KEY] = code
@@ -90,20 +107,26 @@ def join(request: HttpRequest) -> HttpResponse:
     return _render_pad(request, "classroom/join/_keypad_screen.html", context)
 
 
-def _check_join_code(
-    request: HttpRequest, code: str, *, device: str, ip: str
-) -> tuple[str, str, bool]:
+def _check_join_code(request: HttpRequest, code: str) -> tuple[str, str, bool]:
     """(digits left on the screen, message, whether the code opened a session).
 
-    The code is looked up first: a right code always gets through, whatever
-    the tablet or its IP tried before. Only wrong codes count; beyond the
-    budget, codes are checked one at a time per IP (see ``classroom.ratelimit``)."""
-    gate = ratelimit.join_code_gate(device=device, ip=ip)
+    The code is looked up first. A right code gets in at once when the tablet
+    and its network are within budget, and always from a network that
+    already brought a tablet into this lesson (``ratelimit.lesson_home``).
+    Otherwise the answer waits for the slow lane's slot, and "un instant" is
+    said whatever the code was: answering "wrong" at once would let a guesser
+    test codes at full speed (see ``classroom.ratelimit``)."""
+    device, net = _device(request), _client_net(request)
+    # An idle lesson lets nobody in, even before ``purge`` ends it.
+    class_session = selectors.open_sessions().filter(join_code=code).first()
+    home = class_session is not None and ratelimit.lesson_home(
+        class_session_id=class_session.pk, net=net
+    )
+    gate = ratelimit.Gate.OPEN if home else ratelimit.join_code_gate(device=device, net=net)
     if gate is ratelimit.Gate.WAIT:
         return code, _("Un instant… puis touche à nouveau le dernier chiffre."), False
-    class_session = ClassSession.objects.filter(join_code=code, ended_at__isnull=True).first()
     if class_session is None:
-        ratelimit.join_code_failed(device=device, ip=ip)
+        ratelimit.join_code_failed(device=device, net=net)
         if gate is ratelimit.Gate.SLOW:
             return (
                 "",
@@ -111,6 +134,8 @@ def _check_join_code(
                 False,
             )
         return "", _("Ce code ne marche pas. Regarde bien le tableau et réessaie !"), False
+    if not home:
+        ratelimit.lesson_home_remember(class_session_id=class_session.pk, net=net)
     request.session[access.JOIN_SESSION_KEY] = class_session.pk
     request.session.pop(TYPED_KEY, None)
     tablet_language_set(request, class_session.school_class)
@@ -126,7 +151,8 @@ def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
     if class_session is not None and class_session.practice:
         # A pupil's solo practice is nobody else's way in: look for a lesson.
         class_session = (
-            school_class.sessions.filter(ended_at__isnull=True, practice=False)
+            selectors.open_sessions()
+            .filter(school_class=school_class, practice=False)
             .order_by("-started_at", "-id")
             .first()
             if school_class
@@ -164,8 +190,9 @@ def join_names(request: HttpRequest) -> HttpResponse:
 
 def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], bool]:
     """The two-picture pad shared by the lesson's join and solo practice: read
-    the taps, check a complete code (a card locks after too many wrong tries,
-    never the IP), and say whether the pupil got in. Returns the pad's context."""
+    the taps, check a complete code against the card's lock and the limits of
+    this tablet and its network (``pupil_check_code``), and say whether the
+    pupil got in. Returns the pad's context."""
     taps = (whole_number(p, max_digits=1) for p in request.POST.getlist("pick"))
     picks = [p for p in taps if p is not None][:CODE_LENGTH]
     pad: dict[str, Any] = {
@@ -177,6 +204,7 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
         "error": "",
         "locked_seconds": 0,
         "needs_teacher": False,
+        "tablet_stopped": False,
     }
     if services.pupil_is_locked(pupil):
         result = services.pupil_check_code(pupil=pupil, code=[])
@@ -184,13 +212,21 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
             picks=[], locked_seconds=result.seconds_left, needs_teacher=result.needs_teacher
         )
     elif request.method == "POST" and len(picks) == CODE_LENGTH:
-        result = services.pupil_check_code(pupil=pupil, code=picks)
+        if request.session.session_key is None:
+            request.session.save()  # the tablet's own counter needs a name
+        result = services.pupil_check_code(
+            pupil=pupil, code=picks, device=_device(request), net=_client_net(request)
+        )
         if result.ok:
             return pad, True
         pad["picks"] = []
         if result.locked:
             pad["locked_seconds"] = result.seconds_left
             pad["needs_teacher"] = result.needs_teacher
+        elif result.stopped:
+            pad["tablet_stopped"] = True
+        elif result.slowed:
+            pad["error"] = _("Attends un peu avant de réessayer. Tu peux demander de l'aide.")
         else:
             pad["error"] = _("Oups, ce ne sont pas tes images. Essaie encore !")
     return pad, False

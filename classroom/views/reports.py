@@ -12,7 +12,8 @@ import csv
 import json
 import re
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
+from datetime import time as datetime_time
 from typing import Any
 
 from django.contrib import messages
@@ -27,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -61,26 +63,67 @@ COLUMNS: tuple[tuple[str, Any], ...] = (
 )
 
 
-def _period(request: HttpRequest) -> tuple[date | None, date | None, int | None]:
-    """The period from the query string; anything unreadable is ignored, so a
-    hand-edited URL shows the whole history rather than an error."""
-    start, end = _date(request.GET.get("from")), _date(request.GET.get("to"))
+# The dates a report may be asked for: the app did not exist before 2000, and
+# a year ahead is the furthest a teacher plans. Anything else (0001-01-01,
+# 9999-12-31) is refused before it reaches the database, where turning it
+# into a moment of the day overflowed (a 500).
+FIRST_REPORT_DATE = date(2000, 1, 1)
+REPORT_DAYS_AHEAD = 366
+
+
+def _period(request: HttpRequest) -> tuple[date | None, date | None, int | None, str]:
+    """The period from the query string, and a message for the teacher when a
+    date was refused (unreadable, impossible or absurd): that date is ignored,
+    so a hand-edited URL shows the whole history rather than an error page."""
+    error = ""
+    start, end = None, None
+    last = timezone.localdate() + timedelta(days=REPORT_DAYS_AHEAD)
+    for name in ("from", "to"):
+        raw = request.GET.get(name, "")
+        if not raw:
+            continue
+        day = _date(raw)
+        if day is None or not FIRST_REPORT_DATE <= day <= last:
+            error = _(
+                "Date non valable : choisissez une date entre le %(first)s et le %(last)s."
+            ) % {
+                "first": date_format(FIRST_REPORT_DATE, "SHORT_DATE_FORMAT"),
+                "last": date_format(last, "SHORT_DATE_FORMAT"),
+            }
+            continue
+        if name == "from":
+            start = day
+        else:
+            end = day
     session_id = whole_number(request.GET.get("session", "")) or None
     if start and end and start > end:
         start, end = end, start
-    return start, end, session_id
+    return start, end, session_id, error
 
 
-def _date(value: str | None) -> date | None:
+def _date(value: str) -> date | None:
+    if len(value) > 10:  # YYYY-MM-DD: a longer string is no date (and never parsed)
+        return None
     try:
-        return parse_date(value or "")
+        return parse_date(value)
     except ValueError:  # well formed but impossible, e.g. 2025-02-31
         return None
 
 
-def _class_report(request: HttpRequest, class_id: int) -> selectors.ClassReport:
+def _date_refused(message: str) -> HttpResponse:
+    """A CSV link with a refused date: a short readable answer, not a file."""
+    return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+
+
+def _class_report(
+    request: HttpRequest,
+    class_id: int,
+    *,
+    start: date | None,
+    end: date | None,
+    session_id: int | None,
+) -> selectors.ClassReport:
     school_class = access.access_class(request.user, class_id)
-    start, end, session_id = _period(request)
     sort = request.GET.get("sort", "name")
     return selectors.class_report_cached(
         school_class=school_class,
@@ -163,7 +206,10 @@ def class_report_body(report: selectors.ClassReport) -> str:
 
 
 def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
-    report = _class_report(request, class_id)
+    start, end, session_id, error = _period(request)
+    report = _class_report(request, class_id, start=start, end=end, session_id=session_id)
+    if error:
+        messages.warning(request, error)
     return render(
         request,
         "classroom/reports/class_report.html",
@@ -227,8 +273,13 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower() or "classe"
 
 
-def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpResponse:
-    report = _class_report(request, class_id)
+def class_report_csv(request: HttpRequest, class_id: int) -> HttpResponse | StreamingHttpResponse:
+    start, end, session_id, error = _period(request)
+    if error:
+        access.access_class(request.user, class_id)  # a stranger still gets the 404
+        return _date_refused(error)
+    report = _class_report(request, class_id, start=start, end=end, session_id=session_id)
+    social = report.social  # each social game's own columns, after the Chasse ones
 
     def rows() -> Iterator[list[Any]]:
         yield [
@@ -244,6 +295,7 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
             _("Temps écoulés"),
             _("Évolution de la réussite (points)"),
             _("À surveiller"),
+            *(social.csv_headers() if social else []),
         ]
         for r in report.rows:
             s = r.summary
@@ -260,6 +312,7 @@ def class_report_csv(request: HttpRequest, class_id: int) -> StreamingHttpRespon
                 s.timeouts,
                 _num(r.trend.accuracy_delta),
                 " ".join(f.message for f in r.flags),
+                *(social.csv_cells(r.pupil.pk) if social else []),
             ]
 
     return _csv_response(f"rapport-{_slug(report.school_class.name)}.csv", rows())
@@ -290,11 +343,13 @@ RECORD_COLUMNS = (
 )
 
 
-def records_csv(request: HttpRequest, class_id: int) -> StreamingHttpResponse:
+def records_csv(request: HttpRequest, class_id: int) -> HttpResponse | StreamingHttpResponse:
     """Every learning record of the class (in the chosen period), streamed in
     chunks so 300,000 rows never sit in memory."""
     school_class = access.access_class(request.user, class_id)
-    start, end, session_id = _period(request)
+    start, end, session_id, error = _period(request)
+    if error:
+        return _date_refused(error)
     records = LearningRecord.objects.filter(pupil__school_class=school_class)
     if session_id is not None:
         records = records.filter(class_session_id=session_id)
@@ -396,13 +451,67 @@ def pupil_assign_practice(request: HttpRequest, pupil_id: int) -> HttpResponse:
     found; it comes first on the pupil's practice screen until it is done."""
     pupil = access.access_pupil(request.user, pupil_id)
     focus = selectors.pupil_focus_of(pupil=pupil)
-    if focus:
-        services.assignment_create(pupil=pupil, focus=focus)
+    if not focus:
+        messages.info(request, _("Rien à cibler pour l'instant : pas assez de données."))
+        return redirect(reverse("classroom:pupil_report", args=[pupil.pk]) + "#focus")
+    # Issue 47: with solo practice closed (a new class's default) the child
+    # cannot reach the practice screen, so "il l'attend" was a false promise.
+    # The teacher may open it in the same step (hours optional); otherwise the
+    # practice is kept and said to be kept for the next lesson's targeted table.
+    school_class = pupil.school_class
+    if not school_class.practice_allowed and request.POST.get("open_practice"):
+        hours: list[datetime_time | None] = []
+        for key in ("practice_from", "practice_until"):
+            raw = request.POST.get(key, "").strip()
+            try:
+                hours.append(datetime_time.fromisoformat(raw) if raw else None)
+            except ValueError:
+                messages.error(request, _("Heure non comprise : écrivez-la comme 16:30."))
+                return redirect(reverse("classroom:pupil_report", args=[pupil.pk]) + "#focus")
+        services.class_update(
+            school_class=school_class,
+            name=school_class.name,
+            level=school_class.level,
+            practice_allowed=True,
+            practice_from=hours[0],
+            practice_until=hours[1],
+        )
+    services.assignment_create(pupil=pupil, focus=focus)
+    if not school_class.practice_allowed:
+        messages.warning(
+            request,
+            _(
+                "Entraînement ciblé gardé pour %(name)s, mais l'entraînement libre est fermé "
+                "pour cette classe : il ne peut pas l'ouvrir. Ses cartes ciblées lui seront "
+                "distribuées à la prochaine leçon avec « cartes ciblées pour chaque table », "
+                "ou ouvrez l'entraînement libre."
+            )
+            % {"name": pupil.display_name},
+        )
+    elif school_class.practice_from or school_class.practice_until:
+        messages.success(
+            request,
+            _(
+                "Entraînement ciblé donné à %(name)s : il le trouvera sur son écran "
+                "d'entraînement, aux heures d'entraînement de la classe (%(hours)s)."
+            )
+            % {"name": pupil.display_name, "hours": _practice_hours(school_class)},
+        )
+    else:
         messages.success(
             request,
             _("Entraînement ciblé donné à %(name)s : il l'attend sur son écran d'entraînement.")
             % {"name": pupil.display_name},
         )
-    else:
-        messages.info(request, _("Rien à cibler pour l'instant : pas assez de données."))
     return redirect(reverse("classroom:pupil_report", args=[pupil.pk]) + "#focus")
+
+
+def _practice_hours(school_class: Any) -> str:
+    """The class's practice hours, as the teacher set them: the child can
+    reach the practice screen only then."""
+    start, end = school_class.practice_from, school_class.practice_until
+    if start and end:
+        return _("de %(start)s à %(end)s") % {"start": f"{start:%H:%M}", "end": f"{end:%H:%M}"}
+    if start:
+        return _("à partir de %(time)s") % {"time": f"{start:%H:%M}"}
+    return _("jusqu'à %(time)s") % {"time": f"{end:%H:%M}"}

@@ -24,7 +24,7 @@ from cardgames import rendering
 from cardgames.models import Table
 from cardgames.names import with_names
 from cardgames.ui import bot_level_choices, game_title
-from classroom import access, selectors, services
+from classroom import access, ratelimit, selectors, services
 from classroom.forms import (
     DEFAULT_GAME,
     BotsForm,
@@ -38,8 +38,10 @@ from classroom.models import (
     ClassSession,
 )
 from classroom.pictures import avatar_url
-from classroom.selectors.monitor import session_tables
+from classroom.selectors.monitor import current_tables, session_tables
+from classroom.services.groups import quick_size, session_robots, session_set_robots
 from classroom.services.monitor import session_end_everything
+from classroom.services.tables import group_release, table_rematch
 from classroom.views.common import (
     HtmxHttpRequest,
     join_url,
@@ -58,6 +60,13 @@ def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
     game = (request.POST if request.method == "POST" else request.GET).get("game", DEFAULT_GAME)
     if game not in offered:
         game = DEFAULT_GAME
+    if request.method == "POST" and request.POST.get("defaults"):
+        # "Ouvrir une séance" from the cards page or the dashboard: one click,
+        # the game's own defaults (issue 48); the settings stay on the
+        # session page's "Réglages" for whoever wants them.
+        class_session = services.session_start(school_class=school_class, game=game, options={})
+        messages.success(request, _("Séance ouverte. Montrez le code au tableau !"))
+        return redirect("classroom:session_detail", session_id=class_session.pk)
     options_form = OptionsForm(request.POST or None, game=game, targeted=False)
     if request.method == "GET" and getattr(request, "htmx", False):
         return render(
@@ -98,6 +107,8 @@ def _session_context(request: HttpRequest, class_session: ClassSession) -> dict[
         "attacked": selectors.attacked_pupils(school_class=class_session.school_class),
         "selected": _selected(request, class_session),
         "bot_levels": bot_level_choices(),
+        "robots": session_robots(class_session),
+        "quick_size": quick_size(class_session.game),
         "monitor_url": monitor_url(class_session.pk),
         "join_url": join_url(request),
     }
@@ -113,19 +124,62 @@ def _selected(request: HttpRequest, class_session: ClassSession) -> Any:
         return None
 
 
+def _remember_school_network(request: HttpRequest, class_session: Any) -> None:
+    """The network the teacher's own page came from is the lesson's home: a
+    right join code from it always gets in at once, even when the school's one
+    public address is over its wrong-code budget (``classroom.ratelimit``).
+    Only a signed-in teacher's page marks it, so a stranger cannot."""
+    if class_session.is_open:
+        ratelimit.lesson_home_remember(
+            class_session_id=class_session.pk,
+            net=ratelimit.client_net(str(request.META.get("REMOTE_ADDR", ""))),
+        )
+
+
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_session(request.user, session_id)
+    _remember_school_network(request, class_session)
     return render(
         request, "classroom/teacher/session_detail.html", _session_context(request, class_session)
     )
 
 
 def session_board(request: HttpRequest, session_id: int) -> HttpResponse:
-    """The grouping board alone (htmx swaps it after each tap)."""
+    """The grouping board alone (htmx swaps it after each tap). POSTed, it
+    carries a finished table's next step: ``rematch`` ("Rejouer": same pupils,
+    a new game, their tablets follow) or ``release`` ("Regrouper ces élèves":
+    back to the waiting list). Either way the board comes back."""
     class_session = access.access_open_session(request.user, session_id)
+    if request.method == "POST":
+        _finished_table_next(request, class_session)
+        return _board_response(request, class_session)
     return render(
         request, "classroom/teacher/_board.html", _session_context(request, class_session)
     )
+
+
+def _finished_table_next(request: HttpRequest, class_session: ClassSession) -> None:
+    """Rejouer or regroup one finished table of this session (any other group:
+    the one 404)."""
+    group = access.access_group(request.user, request.POST.get("group", ""))
+    if group.class_session_id != class_session.pk or group.table is None:
+        raise Http404(access.NOT_FOUND)
+    if group.table.status != Table.Status.FINISHED:
+        messages.error(request, _("Cette table n'a pas fini sa partie."))
+    elif request.POST.get("next") == "rematch":
+        try:
+            table_rematch(table=group.table)
+        except ValidationError as exc:
+            messages.error(request, exc.messages[0])
+        else:
+            messages.success(
+                request, _("Table %(n)s : nouvelle partie lancée.") % {"n": group.number}
+            )
+    elif request.POST.get("next") == "release":
+        try:
+            group_release(group=group)
+        except ValidationError as exc:
+            messages.error(request, exc.messages[0])
 
 
 def _board_response(request: HttpRequest, class_session: ClassSession) -> HttpResponse:
@@ -190,7 +244,7 @@ def _mosaic(class_session: ClassSession) -> list[dict[str, Any]]:
     """The started tables' public views (what any pupil may see: no hand, no
     teacher button), for the session projector once the lesson is under way."""
     mosaic = []
-    for table in session_tables(class_session):
+    for table in current_tables(class_session):
         if table.status == Table.Status.WAITING:
             continue
         snap = rendering.snapshot(table.pk)
@@ -226,6 +280,8 @@ def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse
             else "classroom/teacher/projector.html",
             {"class_session": class_session, "ended": True},
         )
+    if not request.htmx:
+        _remember_school_network(request, class_session)
     mosaic = _mosaic(class_session)
     if request.htmx and not mosaic:
         return HttpResponse(status=204)
@@ -256,10 +312,43 @@ def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse
 
 @require_POST
 def groups_make(request: HttpRequest, session_id: int) -> HttpResponse:
+    """ "Groupes de N", with the board's robot level; with ``quick`` it is
+    "Grouper par 4 et lancer": the tables start at once (one click), and the
+    whole page comes back with what started."""
     class_session = access.access_open_session(request.user, session_id)
-    form = GroupSizeForm(request.POST)
+    data = request.POST.copy()
+    start = bool(data.get("quick"))
+    if start:  # the "Grouper par 4 et lancer" button names its size as ``quick``
+        data["size"] = data["quick"]
+    form = GroupSizeForm(data)
     if form.is_valid():
-        services.groups_make(class_session=class_session, size=form.cleaned_data["size"])
+        try:
+            services.groups_make(
+                class_session=class_session,
+                size=form.cleaned_data["size"],
+                robots=form.cleaned_data["robots"],
+            )
+        except ValidationError as exc:
+            messages.error(request, exc.messages[0])
+        else:
+            if start:
+                _start_and_say(request, class_session)
+                where = reverse("classroom:session_detail", args=[class_session.pk])
+                if getattr(request, "htmx", False):
+                    return HttpResponseClientRedirect(where)
+                return redirect(where)
+    return _board_response(request, class_session)
+
+
+@require_POST
+def session_robots_set(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The board's one robot control: the level of every table not yet
+    started, and of the next groupings."""
+    class_session = access.access_open_session(request.user, session_id)
+    try:
+        session_set_robots(class_session=class_session, robots=str(request.POST.get("robots", "")))
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
     return _board_response(request, class_session)
 
 
@@ -326,6 +415,12 @@ def group_options(request: HttpRequest, group_id: int) -> HttpResponse:
 @require_POST
 def tables_start(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_open_session(request.user, session_id)
+    _start_and_say(request, class_session)
+    return redirect("classroom:session_detail", session_id=class_session.pk)
+
+
+def _start_and_say(request: HttpRequest, class_session: ClassSession) -> None:
+    """Start every ready table and tell the teacher how it went."""
     report = services.tables_start(class_session=class_session)
     if report.started:
         n = len(report.started)
@@ -336,7 +431,6 @@ def tables_start(request: HttpRequest, session_id: int) -> HttpResponse:
         messages.error(request, problem)
     if not report.started and not report.problems:
         messages.info(request, _("Aucune table prête : formez d'abord des groupes."))
-    return redirect("classroom:session_detail", session_id=class_session.pk)
 
 
 @require_POST

@@ -7,11 +7,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import (
     HttpRequest,
     HttpResponse,
+    HttpResponseRedirect,
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,7 +25,15 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from cardgames.names import with_names
 from classroom import access, accounts, selectors, services
-from classroom.forms import ClassForm, PupilEditForm, PupilsPasteForm, SignupForm
+from classroom.forms import (
+    ActivationForm,
+    ClassForm,
+    ClassNewForm,
+    PupilEditForm,
+    PupilsPasteForm,
+    SignupForm,
+)
+from classroom.names import by_name
 from classroom.pictures import AVATARS, avatar_url, picture
 from classroom.views.common import (
     qr_svg,
@@ -31,32 +41,51 @@ from classroom.views.common import (
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    """Ask only the address and a first name: the password is chosen on the
+    page the mailed link opens, by the address's proved owner (issue 44)."""
     if request.user.is_authenticated:
         return redirect("classroom:dashboard")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        # The same answer whether or not the address has an account: the
-        # difference goes by e-mail to the address's owner only.
-        accounts.teacher_signup(
-            request=request,
-            email=data["email"],
-            password=data["password1"],
-            first_name=data["first_name"],
-        )
-        return render(request, "classroom/teacher/signup_sent.html")
+        # The same answer whether or not the address has an account, and
+        # whether or not its mails for the hour are spent: the difference goes
+        # by e-mail to the address's owner only.
+        accounts.teacher_signup(request=request, email=data["email"], first_name=data["first_name"])
+        # "Renvoyer l'e-mail" posts the same two fields again (issue 48): the
+        # page echoes only what this browser just typed, and the resent mail
+        # is counted like any other (``account_mail_allowed``).
+        resend = {"email": data["email"], "first_name": data["first_name"]}
+        return render(request, "classroom/teacher/signup_sent.html", {"resend": resend})
     return render(request, "classroom/teacher/signup.html", {"form": form})
 
 
 def signup_activate(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
-    """The activation link of the sign-up e-mail: opens the account, logs in."""
-    user = accounts.teacher_activate(uidb64=uidb64, token=token)
+    """The activation link of the sign-up e-mail: its owner chooses a password,
+    and only then is the account opened and logged in. Opening the link alone
+    changes nothing, so a mail scanner that fetches it spends nothing."""
+    user = accounts.teacher_pending(uidb64=uidb64, token=token)
     if user is None:
-        messages.error(request, _("Ce lien d'activation ne marche plus. Créez le compte à nouveau."))
+        messages.error(
+            request,
+            _(
+                "Ce lien d'activation ne marche plus (déjà utilisé, remplacé par un plus "
+                "récent ou trop ancien). Inscrivez-vous à nouveau pour en recevoir un autre."
+            ),
+        )
         return redirect("classroom:signup")
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    messages.success(request, _("Bienvenue ! Créez votre première classe."))
-    return redirect("classroom:dashboard")
+    form = ActivationForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        accounts.teacher_activate(
+            user=user, password=data["password1"], first_name=data["first_name"]
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Bienvenue ! Créez votre première classe."))
+        return redirect("classroom:dashboard")
+    return render(
+        request, "classroom/teacher/signup_activate.html", {"form": form, "email": user.email}
+    )
 
 
 @login_required
@@ -73,32 +102,52 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def class_new(request: HttpRequest) -> HttpResponse:
-    form = ClassForm(request.POST or None)
+    """The class and its pupils in one form (issue 48); then straight to the
+    pupils' cards to print, which lead on to a session. Language and solo
+    practice keep their defaults until the class's edit page changes them."""
+    form = ClassNewForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         school_class = services.class_create(
-            teacher=request.user,
-            name=form.cleaned_data["name"],
-            level=form.cleaned_data["level"],
-            language=form.cleaned_data["language"],
-            **_practice(form),
+            teacher=request.user, name=form.cleaned_data["name"], level=form.cleaned_data["level"]
         )
-        messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
-        return redirect("classroom:class_detail", class_id=school_class.pk)
+        names = services.parse_names(form.cleaned_data["names"])
+        if not names:
+            messages.success(request, _("Classe créée. Ajoutez maintenant les prénoms."))
+            return redirect("classroom:class_detail", class_id=school_class.pk)
+        created = services.pupils_add(school_class=school_class, names=names)
+        n = len(created)
+        messages.success(
+            request,
+            ngettext(
+                "Classe créée avec %(n)s élève. Imprimez sa carte, puis ouvrez une séance.",
+                "Classe créée avec %(n)s élèves. Imprimez leurs cartes, puis ouvrez une séance.",
+                n,
+            )
+            % {"n": n},
+        )
+        return redirect("classroom:class_cards", class_id=school_class.pk)
     return render(request, "classroom/teacher/class_form.html", {"form": form})
 
 
 def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
     school_class = access.access_class(request.user, class_id)
-    pupils = list(school_class.pupils.all())
+    pupils = by_name(school_class.pupils.all(), lambda p: p.display_name)
+    rows = [_pupil_row(p) for p in pupils]
     return render(
         request,
         "classroom/teacher/class_detail.html",
         {
             "school_class": school_class,
-            "pupils": [_pupil_row(p) for p in pupils],
+            "pupils": rows,
+            # "Cartes attaquées": locked or guessed at lately, unlocked in one click.
+            "attacked_count": sum(1 for row in rows if row["attacked"] or row["locked"]),
+            "locked_count": sum(1 for row in rows if row["locked"]),
             "paste_form": PupilsPasteForm(),
             "open_session": selectors.open_session_of_class(school_class=school_class),
-            "past_sessions": school_class.sessions.filter(ended_at__isnull=False)[:10],
+            # Lessons only: a pupil's solo practice is not a lesson of the class.
+            "past_sessions": school_class.sessions.filter(ended_at__isnull=False, practice=False)[
+                :10
+            ],
         },
     )
 
@@ -111,6 +160,7 @@ def _pupil_row(pupil: Any) -> dict[str, Any]:
         "pictures": [picture(i) for i in pupil.picture_code],
         "locked": services.pupil_is_locked(pupil),
         "attacked": services.pupil_recently_attacked(pupil),
+        "wrong_codes": services.pupil_attack_count(pupil),
     }
 
 
@@ -171,7 +221,7 @@ def class_cards(request: HttpRequest, class_id: int) -> HttpResponse:
         reverse("classroom:class_link", kwargs={"link_token": school_class.link_token})
     )
     qr = qr_svg(link, scale=3)
-    cards = [_pupil_row(p) for p in school_class.pupils.all()]
+    cards = [_pupil_row(p) for p in by_name(school_class.pupils.all(), lambda p: p.display_name)]
     pages = [cards[i : i + 8] for i in range(0, len(cards), 8)] or [[]]
     return render(
         request,
@@ -294,3 +344,31 @@ def _back(request: HttpRequest, default: str) -> HttpResponse:
     if getattr(request, "htmx", False):
         return HttpResponseClientRedirect(where)
     return redirect(where)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, with its mails counted (issue 44, finding 11).
+
+    The budget is spent for every request, whether or not the address has an
+    account, and a request over it lands on the same "look at your e-mails"
+    page: neither the account nor the spent budget shows."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        email = str(form.cleaned_data["email"])
+        if accounts.account_mail_allowed(email=email, ip=accounts.request_ip(self.request)):
+            return super().form_valid(form)
+        return HttpResponseRedirect(self.get_success_url())
+
+
+@require_POST
+def pupils_unlock_all(request: HttpRequest, class_id: int) -> HttpResponse:
+    """ "Tout débloquer" under "cartes attaquées": every locked card of the
+    class in one click (issue 44, item 3), each left one wrong code from the
+    teacher-only lock, so the click gives a guesser nothing to sweep with."""
+    school_class = access.access_class(request.user, class_id)
+    count = services.pupils_unlock_all(school_class=school_class)
+    messages.success(
+        request,
+        ngettext("%(n)d carte débloquée.", "%(n)d cartes débloquées.", count) % {"n": count},
+    )
+    return _back(request, reverse("classroom:class_detail", args=[school_class.pk]))

@@ -10,20 +10,34 @@
   // The sentences come translated from the page (data-say-* on the form).
   const say = (form, key) => (form && form.dataset["say" + key]) || "";
 
+  // The offer the child had chosen when a table message came in (its id), and
+  // whether it was gone after it: then the big button said "Échanger" and
+  // would have said "Proposer", and the child's next tap made an offer they
+  // never meant. The button waits, disabled with the reason, for a new tap.
+  let chosenBefore = null;
+  let lostOffer = false;
+
   function refresh(form) {
     if (!form) return;
     const chosen = form.querySelectorAll("input[name=cards]:checked").length;
     const offer = form.querySelector("input[name=offer]:checked");
     const send = form.querySelector("[data-send]");
+    const lost = lostOffer && !offer;
     if (send) {
       // With an offer of one's own out, the button can only trade: it waits
       // for an offer to be chosen.
       const canOffer = form.dataset.canOffer !== "0";
-      const accepting = Boolean(offer) || !canOffer;
+      const accepting = Boolean(offer) || !canOffer || lost;
       send.textContent = accepting ? send.dataset.acceptLabel : send.dataset.offerLabel;
       send.classList.toggle("is-accept", accepting);
-      send.disabled = !offer && !canOffer;
+      send.disabled = lost || (!offer && !canOffer);
+      // The move the child sees is the move sent: never guessed by the server.
+      const move = form.querySelector("[data-move]");
+      if (move) move.value = offer ? "accept" : (canOffer ? "offer" : "");
     }
+    const why = form.querySelector("[data-lost-why]");
+    if (why) why.textContent = lost ? say(form, "Lost") : "";
+    form.classList.toggle("is-lost", lost);
     form.classList.toggle("has-offer", Boolean(offer));
     form.classList.toggle("has-cards", chosen > 0);
   }
@@ -37,6 +51,7 @@
     const input = event.target;
     const form = input.closest && input.closest("form.pf-trade");
     if (!form) return;
+    lostOffer = false; // a tap on purpose: the button may act again
     if (input.name === "cards" && input.checked) {
       const others = Array.from(form.querySelectorAll("input[name=cards]:checked")).filter((i) => i !== input);
       if (others.some((other) => other.dataset.cat !== input.dataset.cat)) {
@@ -67,6 +82,7 @@
       event.preventDefault();
       radio.checked = false;
       wasChecked = null;
+      lostOffer = false;
       refresh(label.closest("form"));
     }
   });
@@ -90,7 +106,22 @@
     if (box) box.hidden = true;
     if (window.cgTable) window.cgTable.set("pf-round-closed", button.dataset.closeRound);
   });
+  document.body.addEventListener("htmx:wsBeforeMessage", () => {
+    const offer = document.querySelector("form.pf-trade input[name=offer]:checked");
+    chosenBefore = offer ? offer.value : null;
+  });
+  // After a message (and table.js putting the child's choices back): was the
+  // chosen offer withdrawn or taken meanwhile?
+  function checkLost() {
+    if (chosenBefore === null) return;
+    const form = document.querySelector("form.pf-trade");
+    const offer = form && form.querySelector("input[name=offer]:checked");
+    if (!offer || offer.value !== chosenBefore) lostOffer = true;
+    chosenBefore = null;
+  }
+
   function hideClosedRound() {
+    checkLost();
     const closed = window.cgTable ? window.cgTable.get("pf-round-closed") : null;
     document.querySelectorAll("[data-round-summary]").forEach((box) => {
       if (box.dataset.roundSummary === closed) box.hidden = true;

@@ -230,7 +230,7 @@ async def test_mixed_cats_and_bad_forms_get_a_sentence_and_change_nothing() -> N
         ({"kind": "choose", "card": str(hand[0]), "version": str(version)}, "n'existe pas"),
         (
             form_of({"type": "offer", "cards": [state.hands[1][0]]}, version),
-            "n'est plus dans ta main",
+            "n'est pas dans ta main",
         ),
     ]
     for form, expected in cases:

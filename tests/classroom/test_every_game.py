@@ -130,7 +130,8 @@ def test_three_pupils_without_robots_cannot_make_a_purrfect_table_and_are_told_w
 ) -> None:
     class_session = ClassSessionFactory(school_class__teacher=teacher, game="purrfect")
     _joined(class_session, 3)
-    services.groups_make(class_session=class_session, size=4)
+    # "Aucun robot" chosen on the board: robots fill short tables by default (issue 48).
+    services.groups_make(class_session=class_session, size=4, robots="")
     board = client.get(f"/teacher/sessions/{class_session.pk}/").content.decode()
     assert "Il faut au moins 4 joueurs à cette table" in board
     assert "Lancer 0 table" in board
@@ -174,6 +175,7 @@ def test_the_teachers_rejouer_works_for_every_game(
     )
     cg.table_start(table=table)
     group = class_session.groups.create(number=1, size=len(pupils), table=table)
+    class_session.attendances.update(group=group)  # the pupils sit at this group's table
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/tables/{table.pk}/rematch/", HTTP_HX_REQUEST="true")
     assert response.status_code == 204

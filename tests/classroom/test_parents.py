@@ -157,8 +157,9 @@ def test_pupil_own_page_shows_stars_streak_and_grid_of_that_child_only() -> None
     html = page.content.decode()
     text = " ".join(html.split())
     assert "Capucine" in html and "Barnabé" not in html
-    assert "⭐</span> 2</span><span>étoiles" in text  # 1 for answers + 1 fluent fact
-    assert "🔥</span> 2</span><span>jours de suite" in text  # two school days in a row
+    # The star and the flame are the app's pictures (no emoji font on a school PC).
+    assert 'data-icon="star"> 2</span><span>étoiles' in text  # 1 for answers + 1 fluent fact
+    assert 'data-icon="streak"> 2</span><span>jours de suite' in text  # two school days in a row
     assert "★</span> 1</span><span>calculs que tu sais par cœur" in text
     assert "1 + 2 : su" in text
     assert "7 + 8 : à retravailler" in text

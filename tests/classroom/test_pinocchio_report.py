@@ -1,5 +1,6 @@
 """Pinocchio in the teacher's pupil report: doubts made and right, bluffs and
-bluffs caught, noses, best place and the word language, from the table's record."""
+bluffs caught, noses (fewer is better) and the word language, from the table's
+record, in Pinocchio's own table."""
 
 from __future__ import annotations
 
@@ -80,20 +81,21 @@ def test_the_pupil_report_shows_doubts_bluffs_noses_and_the_word_language(
     client.get(url)
     with django_assert_max_num_queries(MAX_QUERIES):
         page = client.get(url)
-    (pinocchio,) = page.context["report"].social_details
+    # Pinocchio's own columns (issue 46): no trades, and the noses said to be
+    # better when fewer.
+    (pinocchio,) = page.context["report"].social
     assert pinocchio.game == "pinocchio" and pinocchio.title == "Pinocchio"
-    assert pinocchio.headers == [
-        "Parties", "Doutes", "Doutes justes", "Bluffs", "Bluffs découverts", "Nez",
-        "Meilleure place", "Mots en",
+    assert [c.label for c in pinocchio.columns] == [
+        "Parties", "Doutes", "Doutes justes", "Bluffs", "Bluffs découverts", "Nez", "Mots en",
     ]  # fmt: skip
-    assert pinocchio.rows[0]["cells"] == [
+    assert [c.key for c in pinocchio.columns if c.lower_is_better] == ["score"]
+    assert [cell.value for cell in pinocchio.rows[0].cells] == [
         1,
         stats["doubts"][0],
         stats["good_doubts"][0],
         stats["bluffs"][0],
         stats["caught"][0],
         state.noses[0],
-        leo.rank,
         "allemand",
     ]
     html = page.content.decode()
@@ -103,8 +105,10 @@ def test_the_pupil_report_shows_doubts_bluffs_noses_and_the_word_language(
         'id="social-pinocchio"' in section
         and "Bluffs découverts" in section
         and "allemand" in section
+        and "moins = mieux" in section
+        and "Échanges" not in section
     )
-    assert_scroll_boxes_take_focus(section, count=2)  # the summary and the details
+    assert_scroll_boxes_take_focus(section, count=1)  # Pinocchio's own table only
 
 
 def test_the_monitor_and_the_replay_name_the_garments_in_the_tables_word_language() -> None:

@@ -9,7 +9,7 @@ from cardgames import engines
 from cardgames import services as cg
 from cardgames.models import GameState, Table
 from classroom import services
-from classroom.models import ClassSession, LearningRecord
+from classroom.models import Attendance, ClassSession, LearningRecord
 from tests.factories import ClassSessionFactory, PupilFactory, SchoolClassFactory
 
 pytestmark = pytest.mark.django_db
@@ -139,6 +139,8 @@ def test_the_teacher_rejoue_at_a_lesson_table_and_the_group_follows() -> None:
     )
     cg.table_start(table=table)
     group = lesson.groups.create(number=1, size=2, table=table)
+    for pupil in pupils:  # the pupils sit at this group's table
+        Attendance.objects.create(class_session=lesson, pupil=pupil, group=group)
     teacher = Client()
     teacher.force_login(lesson.school_class.teacher)
     other_teacher = Client()

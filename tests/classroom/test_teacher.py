@@ -17,20 +17,22 @@ pytestmark = pytest.mark.django_db
 
 
 def test_sign_up_log_out_and_log_in_with_an_email(client: Client) -> None:
+    """Since issue 44 the sign-up page asks no password: the teacher chooses it
+    on the page the mailed link opens, and only then is the account opened."""
     response = client.post(
-        "/teacher/signup/",
-        {
-            "email": "Maitresse@Ecole.example",
-            "first_name": "Anne",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-        },
+        "/teacher/signup/", {"email": "Maitresse@Ecole.example", "first_name": "Anne"}
     )
     assert "Regardez vos e-mails" in response.content.decode()
     assert client.get("/teacher/").status_code == 302  # not in before the link
     link = re.search(r"http://testserver(/teacher/signup/activate/\S+/)", mail.outbox[0].body)
     assert link
-    assert client.get(link.group(1))["Location"] == "/teacher/"
+    page = client.get(link.group(1))
+    assert page.status_code == 200 and 'name="password1"' in page.content.decode()
+    assert client.get("/teacher/").status_code == 302  # opening the link is not enough
+    chosen = client.post(
+        link.group(1), {"first_name": "Anne", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert chosen["Location"] == "/teacher/"
     assert "Bonjour Anne" in client.get("/teacher/").content.decode()
     client.post("/teacher/logout/")
     assert client.get("/teacher/").status_code == 302
@@ -42,9 +44,12 @@ def test_sign_up_log_out_and_log_in_with_an_email(client: Client) -> None:
 
 
 def test_sign_up_refuses_mismatched_passwords(client: Client) -> None:
+    """The check moved with the password to the activation page (issue 44)."""
+    client.post("/teacher/signup/", {"email": "neuf@ecole.example"})
+    link = re.search(r"http://testserver(/teacher/signup/activate/\S+/)", mail.outbox[0].body)
+    assert link
     html = client.post(
-        "/teacher/signup/",
-        {"email": "neuf@ecole.example", "password1": PASSWORD, "password2": PASSWORD + "x"},
+        link.group(1), {"password1": PASSWORD, "password2": PASSWORD + "x"}
     ).content.decode()
     assert "ne sont pas identiques" in html
 

@@ -36,3 +36,17 @@ def table_robots(page: Any, *, level: str = "easy", places: int | None = None, t
             select.select_option(value)
         board_settled(page)
         assert page.locator(f".bots-form select[name={name}]").nth(table).input_value() == value
+
+
+def choose_game(page: Any, game: str) -> None:
+    """Pick the game on the session form and open its folded settings
+    ("Réglages (facultatif)", issue 48), once htmx has drawn them."""
+    page.locator(f'input[name="game"][value="{game}"]').check()
+    page.locator(f'#game-options[data-game="{game}"]').wait_for(state="attached")
+    board_settled(page)
+    fold = page.locator("#game-options details.options-fold")
+    if fold.count() and fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+        page.wait_for_function(
+            "() => document.querySelector('#game-options details.options-fold').open"
+        )

@@ -16,7 +16,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.board import groups_make, table_robots
+from tests.e2e.board import choose_game, groups_make, table_robots
 from tests.e2e.conftest import axe_check, small_touch_targets
 
 PORTRAIT = {"width": 768, "height": 1024}
@@ -195,7 +195,7 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     # 1. The teacher starts a session of Chasse with a short target.
     class_id = _class_id(server)
     page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
-    page.locator('input[name="game"][value="chasse"]').check()
+    choose_game(page, "chasse")
     page.fill('input[name="target"]', "30")
     page.locator("form button[type=submit]").last.click()
     page.wait_for_url(re.compile(r".*/teacher/sessions/\d+/$"))

@@ -3,11 +3,14 @@ pupils join on tablets (768x1024 portrait, 1024x768 landscape) and play with
 one robot. They take from both piles and discard, exhibit, complete, put a
 blank canvas on an exhibit and replace it, open a cartel, play to the end and
 add up their own scores (one right, one wrong). The pupil report then shows
-the sums as "Addition de scores".
+the sums as "Addition de scores", and the teacher's reports each pupil's
+exhibits, points, sums right and wrong and place as played
+(``test_social_reports_after_play.check_reports``).
 
 The teacher picks Picktura on the session form. The deal is set after the
 teacher starts the table (the same cards, in an
-order chosen so that every action happens): see ``DEAL``.
+order chosen so that every action happens), and the table's seed (the
+robot's choices) with it: see ``DEAL``.
 
 Screenshots go to ``artifacts/screenshots/picktura-*.png`` for a human to look at.
 """
@@ -24,6 +27,13 @@ from playwright.sync_api import expect
 
 from tests.e2e.board import groups_make, table_robots
 from tests.e2e.test_play_chasse import CLASS_NAME, _join, _teacher
+from tests.e2e.test_social_reports_after_play import (
+    check_reports,
+    choose_game,
+    end_screen_places,
+    picktura_figures,
+    table_log,
+)
 
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -45,6 +55,7 @@ import json
 from cardgames.models import GameState, GameEvent, Table
 from cardgames.engines.picktura import ENGINE, card_json
 table = Table.objects.get(pk={table})
+Table.objects.filter(pk=table.pk).update(seed=46)
 gs = GameState.objects.get(table=table)
 state = ENGINE.from_json(gs.state)
 hands = [[0, 1, 2, 4, 48], [8, 9, 10, 11, 20], [12, 16, 24, 28, 32]]
@@ -136,8 +147,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
         f"print(json.dumps(SchoolClass.objects.get(name='{CLASS_NAME}').pk))",
     )
     page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
-    page.locator('input[name="game"][value="picktura"]').check()
-    page.locator('input[name="score_sums"]').wait_for()
+    choose_game(page, "picktura")
     assert page.locator('input[name="score_sums"]').is_checked()
     page.screenshot(path=str(screenshots / "picktura-session-form-1280x800.png"), full_page=True)
     page.locator("form button[type=submit]").last.click()
@@ -160,7 +170,7 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
     # The teacher groups the two pupils with one robot and starts the table.
     page.goto(f"{server.url}/teacher/sessions/{demo['session']}/")
     groups_make(page, 3)
-    table_robots(page, level="easy")
+    table_robots(page, level="easy", places=3)  # the robots fill the places
     # The board is swapped in by htmx: wait for it, not for a fixed time.
     expect(page.locator(".table-card").first).to_contain_text("1 robot", timeout=15_000)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
@@ -332,6 +342,30 @@ def test_a_class_plays_picktura_to_the_end_and_adds_up(
     assert "Addition de scores" in section.inner_text()
     assert "1 juste sur 1 addition" in section.inner_text()
     report.screenshot(path=str(screenshots / "picktura-report-1280x800.png"), full_page=True)
+    # The teacher's reports: exhibits counted from the table's log, points from
+    # the engine's final state, the sums as typed, the places as each tablet's
+    # end screen showed its own row.
+    places = {}
+    for seat, tablet in enumerate((a, b)):
+        mine = [row for row in end_screen_places(tablet, ".pk-ranking") if row["me"]]
+        assert len(mine) == 1, mine
+        places[seat] = mine[0]["place"]
+    log = table_log(server, table_id)
+    expected = picktura_figures(log, scores=scores, sums={0: True, 1: False}, places=places)
+    print("picktura, expected:", json.dumps(expected, ensure_ascii=False))
+    assert all(int(f["Œuvres exposées"][0]) >= 1 for f in expected.values())  # both exhibited
+    check_reports(
+        browser=browser,
+        teacher=teacher,
+        server=server,
+        game="picktura",
+        session_id=demo["session"],
+        class_id=class_id,
+        table_id=table_id,
+        expected=expected,
+        names={p["pk"]: p["display_name"] for p in pupils},
+        screenshots=screenshots,
+    )
 
     # The projector: exhibits as art with their titles, never a hand.
     projector = teacher.new_page()

@@ -4,7 +4,13 @@ The teacher opens a Pinocchio session with ``words_language = de`` (interface
 in French), three pupils join on tablets (two portrait 768x1024, one landscape
 1024x768) and are grouped with one robot. They play to the end by tapping:
 a forced lie, a chosen lie, a right doubt, a wrong doubt, beliefs; a greyed
-announcement tapped says why. The noses on screen match the engine's.
+announcement tapped says why. The noses on screen match the engine's, and
+the teacher's reports show each pupil's doubts, right doubts, bluffs, bluffs
+found out and noses as the table's log has them
+(``test_social_reports_after_play.check_reports``).
+
+The deal is seeded after the teacher starts the table (``RESEED``): with the
+robot's choices drawn from the table's seed, the whole game is the same each run.
 
 Screenshots go to ``artifacts/screenshots/pinocchio-*.png`` for a human to look at.
 """
@@ -19,6 +25,12 @@ from typing import Any
 
 from tests.e2e.board import groups_make, table_robots
 from tests.e2e.test_play_chasse import CLASS_NAME, _class_id, _join, _session, _teacher
+from tests.e2e.test_social_reports_after_play import (
+    check_reports,
+    choose_game,
+    pinocchio_figures,
+    table_log,
+)
 
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -35,14 +47,35 @@ print(s.pk)
 """
 
 
+# The table's seed, and a new deal from it, before anyone has moved (seat 0,
+# a pupil, plays first): the robot's choices come from the table's seed too.
+SEED = 46
+RESEED = """
+from cardgames import engines
+from cardgames.models import GameEvent, GameState, Table
+from cardgames.services.turns import events_record
+t = Table.objects.get(pk={table})
+engine = engines.get(t.game)
+gs = GameState.objects.get(table=t)
+assert gs.version == 0, gs.version
+state = engine.new_game(t.seats.count(), {seed}, t.options)
+Table.objects.filter(pk=t.pk).update(seed={seed})
+gs.state = engine.to_json(state)
+gs.next_seq = len(state.log)
+gs.save(update_fields=["state", "next_seq"])
+GameEvent.objects.filter(table=t).delete()
+events_record(table_id=t.pk, first_seq=0, version=0, events=state.log)
+print("ok")
+"""
+
+
 def _start_session(page: Any, server: Any, class_id: int) -> None:
     """Through the session form when it offers Pinocchio; until then, through
     the service layer (the form is the platform issue's)."""
     page.goto(f"{server.url}/teacher/classes/{class_id}/sessions/new/")
     choice = page.locator('input[name="game"][value="pinocchio"]')
     if choice.count():
-        choice.check()
-        page.wait_for_timeout(300)
+        choose_game(page, "pinocchio")
         page.locator('input[name="words_language"][value="de"]').check()
         page.locator("form button[type=submit]").last.click()
         page.wait_for_url(re.compile(r".*/teacher/sessions/\d+/$"))
@@ -95,8 +128,14 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
         player.page.wait_for_url("**/table/**", timeout=15_000)
         player.page.locator(".pn-players").wait_for(timeout=10_000)
     assert players[0].page.locator(".pn-player").count() == 4
-    assert "🤖" in players[0].page.locator(".pn-players").inner_text()
+    # The robot's seat (its emoji, or since the players strip changed, its name).
+    strip = players[0].page.locator(".pn-players").inner_text()
+    assert "🤖" in strip or "Robot" in strip, strip
     table_id = int(re.search(r"/table/(\d+)/", players[0].page.url).group(1))
+    assert server.shell(RESEED.format(table=table_id, seed=SEED)).splitlines()[-1] == "ok"
+    for player in players:
+        player.page.reload()
+        player.page.locator(".pn-players").wait_for(timeout=10_000)
     # Interface in French, words in German, on the very first screen.
     first = players[0].page.locator("#table-main").inner_text()
     assert "C'est ton tour" in first and "Ta carte" in first
@@ -163,14 +202,29 @@ def test_three_pupils_and_a_robot_play_pinocchio_with_german_words(
     monitor.wait_for_load_state("networkidle")
     assert "Nez" in monitor.locator("body").inner_text()
     monitor.screenshot(path=str(screenshots / "pinocchio-monitor-1280x800.png"), full_page=True)
-    # The pupil report: Pinocchio's own figures, the German words included.
-    report = teacher.new_page()
-    report.goto(f"{server.url}/teacher/pupils/{pupils[0]['pk']}/report/")
-    table = report.locator('.rp-scroll[aria-labelledby="social-pinocchio"]')
-    table.wait_for()
-    text = table.inner_text()
-    assert "Bluffs découverts" in text and "allemand" in text
-    report.locator("#social-games").screenshot(path=str(screenshots / "pinocchio-report-1280x800.png"))
+    # The teacher's reports: Pinocchio's own figures, counted here from the
+    # table's log, the German words included.
+    log = table_log(server, table_id)
+    expected = pinocchio_figures(log, language="allemand")
+    print("pinocchio, expected:", json.dumps(expected, ensure_ascii=False))
+    names = {p["pk"]: p["display_name"] for p in pupils}
+    assert {int(f["Nez"][0]) for f in expected.values()} <= set(noses)
+    # The doubts the test made on purpose (a right one, a wrong one) are counted.
+    assert sum(int(f["Doutes"][0]) for f in expected.values()) >= 2
+    assert sum(int(f["Doutes justes"][0]) for f in expected.values()) >= 1
+    assert sum(int(f["Bluffs"][0]) for f in expected.values()) >= 2
+    check_reports(
+        browser=browser,
+        teacher=teacher,
+        server=server,
+        game="pinocchio",
+        session_id=demo["session"],
+        class_id=class_id,
+        table_id=table_id,
+        expected=expected,
+        names=names,
+        screenshots=screenshots,
+    )
     for player in players:
         player.page.context.close()
     teacher.close()

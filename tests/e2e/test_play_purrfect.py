@@ -3,13 +3,16 @@ join on four tablets (two portrait 768x1024, one landscape 1024x768, one
 1280x800), are grouped with one robot (five seats), and trade: an offer, an
 acceptance with the wrong number of cards then the right one, a withdrawal, a
 mistaken "Purrfect!", and on until the round (here: the game) ends with paws
-shown. The pupil report then shows the participation.
+shown. The teacher's reports then show the game as it was played: each
+pupil's trades, withdrawals, early claims, misread meows, paws and place
+(``test_social_reports_after_play.check_reports``).
 
 Screenshots go to ``artifacts/screenshots/purrfect-*.png`` for a human to look at.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -20,6 +23,15 @@ from playwright.sync_api import expect
 
 from tests.e2e.board import groups_make, table_robots
 from tests.e2e.test_play_chasse import _class_id, _join, _session, _teacher
+from tests.e2e.test_social_reports_after_play import (
+    check_reports,
+    choose_game,
+    count_wrong_counts,
+    end_screen_places,
+    pupil_seats,
+    purrfect_figures,
+    table_log,
+)
 
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
@@ -152,8 +164,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     for game in ("chasse", "purrfect", "pinocchio", "picktura"):
         assert page.locator(f'input[name="game"][value="{game}"]').count() == 1, game
     page.screenshot(path=str(screenshots / "purrfect-session-form-1280x800.png"), full_page=True)
-    page.locator('input[name="game"][value="purrfect"]').check()
-    page.locator('input[name="paws_to_win"]').wait_for()
+    choose_game(page, "purrfect")
     page.fill('input[name="paws_to_win"]', "1")
     page.fill('input[name="round_actions"]', "100")
     page.locator("form button[type=submit]").last.click()
@@ -169,10 +180,12 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
         _join(browser, server, demo["code"], pupil, size)
         for pupil, size in zip(pupils, sizes, strict=True)
     ]
+    # The meows misread, as the server answered each tablet (for the records).
+    misread = [count_wrong_counts(tablet) for tablet in tablets]
     # 3. One table of five: the four pupils and a robot.
     page.reload()
     groups_make(page, 5)
-    table_robots(page, level="easy")
+    table_robots(page, level="easy", places=5)  # the robots fill the places
     # The board is swapped in by htmx: wait for the new one, not a fixed time.
     expect(page.locator(".table-card").first).to_contain_text("1 robot", timeout=15_000)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
@@ -180,6 +193,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
         tablet.wait_for_url("**/table/**", timeout=15_000)
         tablet.locator(".pf-hand").wait_for(timeout=10_000)
     a, b, c, d = tablets
+    table_id = int(re.search(r"/table/(\d+)/", a.url).group(1))
     # Before the first move, "how to play" is open; names are whole at 5 seats.
     for tablet, name in zip(tablets, names, strict=True):
         assert tablet.locator("details.cg-howto[open]").count() == 1
@@ -197,6 +211,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     assert _offer(a, 1)
     a.screenshot(path=str(screenshots / "purrfect-offer-768x1024.png"))
     b.locator("label.pf-offer").first.wait_for(timeout=8_000)
+    b_misread = False
     # 5. B answers with two cards (the meow misread): a sentence that teaches,
     #    without the number; then with one card, and the trade happens.
     group = _group_with(b, 2)
@@ -220,6 +235,7 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
         text = _notice(b)
         if "Regarde le tableau des miaous" in text:
             assert not re.search(r"\d", text), text
+            b_misread = True
             b.screenshot(path=str(screenshots / "purrfect-wrong-count-1024x768.png"))
             cards[1].click()  # one card now
             before = _version(b)
@@ -287,13 +303,36 @@ def test_four_pupils_and_a_robot_trade_until_paws_are_won(
     table_view.goto(a.url)
     table_view.locator(".pf-ranking").get_by_role("button", name=re.compile("Rejouer")).wait_for()
 
-    # 10. The pupil report shows the Purrfect participation.
-    report = teacher.new_page()
-    report.goto(f"{server.url}/teacher/pupils/{pupils[0]['pk']}/report/")
-    section = report.locator("#social-games")
-    section.wait_for()
-    assert "Purrfect" in section.inner_text()
-    report.screenshot(path=str(screenshots / "purrfect-pupil-report-1280x800.png"), full_page=True)
+    # 10. The teacher's reports: the figures of the game as it was played,
+    # counted here from the table's log, the places as the end screen showed them.
+    log = table_log(server, table_id)
+    seats = pupil_seats(log)
+    names = {p["pk"]: p["display_name"] for p in pupils}
+    shown = {row["name"]: row["place"] for row in end_screen_places(a, ".pf-ranking")}
+    by_pk = {p["pk"]: i for i, p in enumerate(pupils)}
+    expected = purrfect_figures(
+        log,
+        wrong_counts={seat: misread[by_pk[pk]][0] for seat, pk in seats.items()},
+        places={seat: shown[names[pk]] for seat, pk in seats.items()},
+    )
+    print("purrfect, expected:", json.dumps(expected, ensure_ascii=False))
+    # What the test did is counted: D's early claim, B's misread meow.
+    of = {pk: expected[pk] for pk in names}
+    assert int(of[pupils[3]["pk"]]["« Purrfect! » trop tôt"][0]) >= 1
+    if b_misread:
+        assert int(of[pupils[1]["pk"]]["Miaous mal lus"][0]) >= 1
+    check_reports(
+        browser=browser,
+        teacher=teacher,
+        server=server,
+        game="purrfect",
+        session_id=demo["session"],
+        class_id=class_id,
+        table_id=table_id,
+        expected=expected,
+        names=names,
+        screenshots=screenshots,
+    )
     for tablet in tablets:
         tablet.context.close()
     teacher.close()

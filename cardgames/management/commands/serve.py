@@ -74,6 +74,10 @@ class Command(BaseCommand):
             "access_log": False,
             # Seconds a worker gets to finish its requests on a restart or stop.
             "timeout_graceful_shutdown": 10,
+            # A frame bigger than this is refused by uvicorn (close 1009) before
+            # it is buffered; uvicorn's default would buffer up to 16 MiB per
+            # socket before the app's own 16 KiB check could refuse it.
+            "ws_max_size": int(settings.WS_SERVER_MAX_BYTES),
         }
         if options["workers"] > 1 and serving.balances_connections():
             serving.run_workers(uvicorn.Config(options["app"], **server_options))

@@ -12,6 +12,10 @@ how long" (settings ``RETENTION_*``, or the options below):
 
 - practice sessions left open (a tablet put down mid-game) end after
   ``--stale-practice-hours`` (default 12);
+- lessons left open end once idle for ``LESSON_IDLE_HOURS`` (default 4: no
+  join, no sign-in, no move): their tables end and their tablets are signed
+  out, as "Terminer la séance" does, so a forgotten lesson's join code dies
+  (a join code already refuses them meanwhile: ``selectors.open_sessions``);
 - expired Django sessions (tablet and teacher logins) are deleted;
 - django-axes' login attempts and access logs older than ``--logs-days``
   (default 30) are deleted;
@@ -36,13 +40,16 @@ from django.utils import timezone
 from cardgames.models import Table
 from classroom.keys import session_key
 from classroom.models import ClassSession, TabletLogin
+from classroom.selectors.sessions import idle_lessons
 from classroom.services import sessions_to_purge
+from classroom.services.sessions import sessions_idle_end
 
 
 def retention_rows(*, stale_practice_hours: int, logs_days: int, tablet_days: int) -> dict[str, Any]:
     """The rows each retention rule touches (querysets), for counting or acting."""
     now = timezone.now()
     return {
+        "idle lessons (ended)": idle_lessons(now=now),
         "stale practice sessions (ended)": ClassSession.objects.filter(
             practice=True,
             ended_at__isnull=True,
@@ -131,7 +138,9 @@ class Command(BaseCommand):
             if not n:
                 continue
             if not dry:
-                if label.startswith("stale practice"):
+                if label.startswith("idle lessons"):
+                    n = sessions_idle_end()
+                elif label.startswith("stale practice"):
                     queryset.update(ended_at=timezone.now())
                 elif label.startswith("tablet user agents"):
                     queryset.update(device_label="")
