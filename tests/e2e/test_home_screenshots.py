@@ -16,7 +16,12 @@ def test_landing_page_paths_are_big_touch_targets(
 ) -> None:
     page = browser.new_page(viewport={"width": width, "height": height}, has_touch=True)
     page.goto(live_server_url.url + "/")
-    for name in ("Je suis élève", "Je suis enseignant·e"):
+    for name in (
+        "Je suis élève",
+        "Je m'entraîne seul",
+        "Créer mon compte (gratuit)",
+        "J'ai déjà un compte",
+    ):
         link = page.get_by_role("link", name=name)
         box = link.bounding_box()
         assert box is not None and box["height"] >= 48 and box["width"] >= 48

@@ -211,7 +211,7 @@ def test_two_pupils_and_a_robot_play_a_round_on_tablets(
     # 3. One table: the two pupils and one robot.
     page.reload()
     groups_make(page, 3)
-    table_robots(page, level="easy")
+    table_robots(page, level="easy", places=3)
     # The board is swapped in by htmx: wait for it, not for a fixed time.
     expect(page.locator(".table-card").first).to_contain_text("1 robot", timeout=15_000)
     page.get_by_role("button", name=re.compile("Lancer 1 table")).click()
