@@ -47,9 +47,13 @@ from classroom.services.events import notify_on_commit, projector_group
 #   PICTURE_MAX_FAILURES`` cards a window; the card lock is there for guessers
 #   spread over many networks.
 #
-# A teacher's unlock leaves the tablet and network counters alone (the guesser
-# stays slowed or stopped) and leaves the card one wrong code from the
-# teacher-only lock (``UNLOCK_SPARE``): an unlock gives a guesser one try, not 5.
+# A teacher's unlock of one card leaves the tablet and network counters alone
+# and leaves the card one wrong code from the teacher-only lock
+# (``UNLOCK_SPARE``): an unlock gives a guesser one try, not 5. The one-click
+# "unlock all" also lifts the class's network slow-down: children whose own
+# slips ran the network's budget out must never wait two hours for a teacher
+# standing beside them (it gives a guesser at most ``NET_FREE`` more codes,
+# while the class page shows the cards attacked).
 # README, "Limits", has the arithmetic (checked by tests/classroom/test_readme_limits.py).
 PICTURE_MAX_FAILURES = 5
 PICTURE_LOCK_STEPS = (60, 5 * 60, 15 * 60)  # then: the teacher only
@@ -60,7 +64,9 @@ PICTURE_WINDOW = 24 * 60 * 60
 DEVICE_FREE = 4
 DEVICE_SLOW_SECONDS = 60
 DEVICE_STOP = 5  # below NET_FREE: one tablet alone never slows its network
-NET_FREE = 6
+# Room for a class's own slips at the start of a lesson: 25 six-year-olds tap at
+# once, and every tablet is an orphan until its right code (issue 44 review).
+NET_FREE = 10
 NET_SLOW_SECONDS = 2 * 60 * 60
 # A card counts as "recently attacked" for the teacher this long after a wrong code.
 ATTACK_MEMORY = timedelta(hours=1)
@@ -242,8 +248,8 @@ def _unlock(locked: Pupil) -> None:
 @transaction.atomic
 def pupils_unlock_all(*, school_class: SchoolClass) -> int:
     """The teacher's one click on "cartes attaquées": every locked card of the
-    class unlocked as ``pupil_unlock`` does (same spare, same kept networks),
-    and the class's stopped tablets may try again. Locks the class's pupil
+    class unlocked as ``pupil_unlock`` does (same spare), and the class's
+    stopped tablets and slowed networks may try again. Locks the class's pupil
     rows; returns how many cards were locked."""
     now = timezone.now()
     count = 0
@@ -253,6 +259,9 @@ def pupils_unlock_all(*, school_class: SchoolClass) -> int:
             _unlock(locked)
     counters_clear(prefix=f"pic:dev:{school_class.pk}:")
     counters_clear(prefix=f"pic:devslot:{school_class.pk}:")
+    # The network slow-down too: the children in front of the teacher get in.
+    counters_clear(prefix=f"pic:net:{school_class.pk}:")
+    counters_clear(prefix=f"pic:netslot:{school_class.pk}:")
     notify_on_commit(projector_group(_open_session_id(school_class.pk)), {"type": "pupils.changed"})
     return count
 

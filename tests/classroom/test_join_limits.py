@@ -322,3 +322,31 @@ async def test_a_sync_after_the_pupil_is_deleted_is_refused_even_if_the_close_wa
     await leo.send_to(text_data=json.dumps({"kind": "sync"}))
     text, code = await _closed(leo)
     assert code == 4002 and "Mes cartes" not in text
+
+
+def test_a_class_arriving_at_once_is_never_held_up_by_its_own_slips(
+    lesson: Any, class_of_24: list[Pupil]
+) -> None:
+    """Review of the fix: with the network's budget counted over every tablet
+    that has not got in yet, a class of six-year-olds tapping at once could
+    run it out with its own slips, and every child (right code included) then
+    waited two hours. Eight children slip first; every child still gets in.
+    And should slips ever run the budget out, the teacher's one click lets
+    the children in front of them in at once."""
+    tablets = [_tablet() for _ in class_of_24]
+    for tablet, pupil in list(zip(tablets, class_of_24, strict=True))[:8]:
+        _pictures(tablet, pupil, _wrong(pupil.picture_code, 0))
+    for tablet, pupil in zip(tablets, class_of_24, strict=True):
+        response = _pictures(tablet, pupil, pupil.picture_code)
+        assert response.status_code == 302, pupil.display_name
+    # A network run out by slips (or a guesser), then the teacher's unlock.
+    others = class_of_24[:3]
+    for n in range(pupil_rules.NET_FREE + 1):
+        _pictures(_tablet(), others[n % 3], _wrong(others[n % 3].picture_code, n // 3))
+    late = class_of_24[-1]
+    waiting = _pictures(_tablet(), late, late.picture_code)
+    assert waiting.status_code == 200  # told to wait, whatever the code
+    teacher = Client()
+    teacher.force_login(lesson.school_class.teacher)
+    teacher.post(reverse("classroom:pupils_unlock_all", args=[lesson.school_class_id]))
+    assert _pictures(_tablet(), late, late.picture_code).status_code == 302
