@@ -66,16 +66,30 @@ class EmailAuthenticationForm(AuthenticationForm):
 class ClassForm(forms.ModelForm):
     class Meta:
         model = SchoolClass
-        fields = ["name", "level", "language", "practice_allowed", "practice_from", "practice_until"]
+        fields = [
+            "name",
+            "level",
+            "language",
+            "read_aloud",
+            "practice_allowed",
+            "practice_from",
+            "practice_until",
+        ]
         labels = {
             "name": _("Nom de la classe"),
             "level": _("Niveau"),
             "language": _("Langue des tablettes et des lettres aux parents"),
+            "read_aloud": _("Lire à voix haute automatiquement"),
             "practice_allowed": _("Entraînement libre"),
             "practice_from": _("Entraînement à partir de (facultatif)"),
             "practice_until": _("Entraînement jusqu'à (facultatif)"),
         }
         help_texts = {
+            "read_aloud": _(
+                "Les tablettes disent à voix haute à qui c'est le tour et si le calcul "
+                "était juste, dès que cela change. Jamais sur le projecteur. Chaque "
+                "consigne a aussi son bouton « Écouter »."
+            ),
             "practice_allowed": _(
                 "Quand aucune séance n'est ouverte, les élèves peuvent jouer seuls contre "
                 "des robots avec le lien ou le QR code de la classe."

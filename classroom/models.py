@@ -60,6 +60,10 @@ class SchoolClass(models.Model):
         default=ClassLanguage.BROWSER,
         blank=True,
     )
+    # Issue 50: the tablets say the turn line and the last feedback aloud as
+    # they change. Off by default: a room of tablets all speaking at once is
+    # the teacher's choice, never a surprise.
+    read_aloud = models.BooleanField(_("lire à voix haute automatiquement"), default=False)
     link_token = models.CharField(max_length=32, unique=True, default=new_link_token)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -28,17 +28,23 @@ def class_update(
     name: str,
     level: str,
     language: str | None = None,
+    read_aloud: bool | None = None,
     **practice: Any,
 ) -> SchoolClass:
     """Rename, change the level, or the practice switch and hours, or the
     language of the tablets and parent letters (``None``: unchanged; a tablet
-    already signed in picks it up when it next joins)."""
+    already signed in picks it up when it next joins), or whether the tablets
+    read aloud by themselves (``None``: unchanged; a tablet picks it up at its
+    next step through the lobby)."""
     school_class.name = name.strip()
     school_class.level = level
     fields = ["name", "level"]
     if language is not None:
         school_class.language = language
         fields.append("language")
+    if read_aloud is not None:
+        school_class.read_aloud = read_aloud
+        fields.append("read_aloud")
     for key, value in practice.items():
         if key == "practice_allowed" and value is None:
             continue  # not given: unchanged

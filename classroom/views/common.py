@@ -53,10 +53,28 @@ def hx_redirect(request: HttpRequest, target: str) -> HttpResponse:
     return redirect(target)
 
 
+# Whether the tablet reads the turn line and the feedback aloud by itself (the
+# class's ``read_aloud``, issue 50). Kept in the session beside the language
+# because the table page belongs to ``cardgames``, which knows seats and never
+# classes: it only finds the flag there (templates/cardgames/_speak_script.html).
+READ_ALOUD_KEY = "read_aloud"
+
+
+def tablet_read_aloud_set(request: HttpRequest, school_class: Any) -> None:
+    """The class's "lire à voix haute automatiquement", for this tablet's pages.
+    Written each time the tablet meets its class (code, login, lobby), so a
+    teacher's change reaches a tablet at its next step, not next week."""
+    wanted = bool(getattr(school_class, "read_aloud", False))
+    if request.session.get(READ_ALOUD_KEY) != wanted:  # no session write when unchanged
+        request.session[READ_ALOUD_KEY] = wanted
+
+
 def tablet_language_set(request: HttpRequest, school_class: Any) -> None:
     """From the moment a tablet knows its class, it speaks the class's language
     (kept in the session, so its pages and its websockets agree); a class
-    without one leaves each tablet in its browser's language."""
+    without one leaves each tablet in its browser's language. The class's
+    read-aloud choice travels with it (``tablet_read_aloud_set``)."""
+    tablet_read_aloud_set(request, school_class)
     language = getattr(school_class, "language", "")
     if language:
         request.session[SESSION_LANGUAGE_KEY] = language

@@ -35,6 +35,7 @@ from classroom.views.common import (
     remember_practice_class,
     table_url,
     tablet_language_set,
+    tablet_read_aloud_set,
 )
 
 LOGIN_KEYS = ("player_key", "pupil_id", "class_session_id")
@@ -282,6 +283,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         for key in LOGIN_KEYS:
             request.session.pop(key, None)
         return redirect("classroom:join")
+    # The class's read-aloud choice as it is now: a teacher who turns it on
+    # during the lesson reaches the tablets waiting here.
+    tablet_read_aloud_set(request, login.class_session.school_class)
     table = selectors.pupil_table(class_session=login.class_session, pupil=login.pupil)
     if table is not None:
         return redirect(table_url(table.pk))

@@ -173,6 +173,7 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
             name=form.cleaned_data["name"],
             level=form.cleaned_data["level"],
             language=form.cleaned_data["language"],
+            read_aloud=form.cleaned_data["read_aloud"],
             **_practice(form),
         )
         messages.success(request, _("Classe enregistrée."))
