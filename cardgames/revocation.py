@@ -27,6 +27,7 @@ granted, so a stream of refused sockets cannot fill or churn the cache.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
@@ -37,6 +38,8 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
+
+logger = logging.getLogger(__name__)
 
 # How long a generation entry lives. Longer than any lesson and any login
 # (``SESSION_COOKIE_AGE``), so a socket's entry does not vanish under it; if it
@@ -65,9 +68,35 @@ def _user_generation_key(user_id: int) -> str:
     return f"cardgames:usergen:{_digest(f'user:{user_id}')}"
 
 
+# Whether the last cache call failed: one log line per outage, not one per message.
+_cache_down = False
+
+
+def _cache(call: Any, *args: Any, default: Any = None) -> Any:
+    """``cache.<call>(*args)``, or ``default`` while the cache cannot be reached.
+
+    Why: in production the cache is Redis, and a Redis restart made every
+    socket's per-message read raise (HTTP 500 on connect, "Oups" and a
+    traceback on every tap; found by ``benchmarks/faults.py``). A missing
+    generation is already the safe answer: the socket re-checks its access
+    from the database, so an outage costs queries, never a wrong answer."""
+    global _cache_down
+    try:
+        value = getattr(cache, call)(*args)
+    except Exception:  # the backend's connection error (redis-py's, or any other)
+        if not _cache_down:
+            _cache_down = True
+            logger.warning("cache unreachable: sockets re-check their access from the database")
+        return default
+    if _cache_down:
+        _cache_down = False
+        logger.warning("cache reachable again")
+    return value
+
+
 def session_generation(session_key: str) -> int | None:
     """The session's current generation (``None`` if the cache lost it)."""
-    value = cache.get(_generation_key(session_key))
+    value = _cache("get", _generation_key(session_key))
     return int(value) if value is not None else None
 
 
@@ -75,8 +104,8 @@ def session_generation_remember(session_key: str) -> int:
     """The generation a socket starts under (created at 0 if none yet). Only
     for a socket already granted its access (see the module docstring)."""
     key = _generation_key(session_key)
-    cache.add(key, 0, GENERATION_TTL)
-    value = cache.get(key)
+    _cache("add", key, 0, GENERATION_TTL)
+    value = _cache("get", key)
     return int(value) if value is not None else 0
 
 
@@ -93,19 +122,30 @@ CLOSE_LOGGED_OUT = 4002
 
 
 def _bump(key: str) -> None:
-    """A new generation: any value different from every socket's."""
-    if not cache.add(key, 1, GENERATION_TTL):
-        try:
-            cache.incr(key)
-            cache.touch(key, GENERATION_TTL)
-        except ValueError:  # evicted meanwhile: any new value differs
-            cache.set(key, 1, GENERATION_TTL)
+    """A new generation: any value different from every socket's. With the
+    cache away the bump is lost, but so is every socket's known generation:
+    each re-checks from the database until it is back."""
+    if _cache("add", key, 1, GENERATION_TTL, default=True):
+        return
+    try:
+        cache.incr(key)
+        cache.touch(key, GENERATION_TTL)
+    except ValueError:  # evicted meanwhile: any new value differs
+        _cache("set", key, 1, GENERATION_TTL)
+    except Exception:  # unreachable since the add: delete, so nobody trusts it
+        _cache("delete", key)
 
 
 def _close_group(group: str, reason: str) -> None:
     layer: Any = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         async_to_sync(layer.group_send)(group, {"type": "table.close", "reason": reason})
+    except Exception:
+        # Redis away: the sockets' next message finds the session gone (the
+        # database is the truth); signing out must not fail for the teacher.
+        logger.warning("could not tell %s to close: the channel layer is unreachable", group)
 
 
 def session_revoke(*, session_key: str, reason: str = SIGNED_OUT) -> None:
@@ -167,7 +207,7 @@ class Watch:
         self.seen: dict[str, int | None] = dict.fromkeys(self.keys)
 
     def _read(self) -> dict[str, int | None]:
-        found = cache.get_many(self.keys) if self.keys else {}
+        found = _cache("get_many", self.keys, default={}) if self.keys else {}
         return {key: (int(found[key]) if key in found else None) for key in self.keys}
 
     def begin(self) -> None:
@@ -180,7 +220,7 @@ class Watch:
         If another writer got there first (a revocation meanwhile), the entry
         stays unknown and the next message re-checks."""
         for key, value in self.seen.items():
-            if value is None and cache.add(key, 0, GENERATION_TTL):
+            if value is None and _cache("add", key, 0, GENERATION_TTL, default=False):
                 self.seen[key] = 0
 
     def current(self) -> bool:

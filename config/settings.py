@@ -385,7 +385,12 @@ LOGGING = {
     # handler of their own and also reach the root's: every line was printed
     # twice. They keep their levels and print through the root only.
     "loggers": {
-        name: {"handlers": [], "propagate": True}
-        for name in ("django", "django.server", "django.channels.server")
+        **{
+            name: {"handlers": [], "propagate": True}
+            for name in ("django", "django.server", "django.channels.server")
+        },
+        # The pool says "error connecting" every 0.25 s while PostgreSQL is away;
+        # ``cardgames.liveness`` says it once per outage, readably.
+        "psycopg.pool": {"level": "ERROR"},
     },
 }

@@ -98,12 +98,18 @@ class Count:
 def _on_first_screen(page: Any, locator: Any, what: str) -> None:
     """The control is visible without scrolling at 1280x800."""
     locator.wait_for()
-    box = locator.bounding_box()
+    # htmx may swap the board between the wait and the measure: measure again.
+    box = None
+    for _attempt in range(20):
+        box = locator.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
     scroll = page.evaluate("() => window.scrollY")
     if box is None or box["y"] + scroll + box["height"] > VIEWPORT["height"]:
         page.screenshot(path="artifacts/screenshots/first-lesson-below-the-fold.png", full_page=True)
     assert box is not None and box["y"] + scroll + box["height"] <= VIEWPORT["height"], (
-        f"{what} is below the first screen (y={box and box['y'] + scroll:.0f})"
+        f"{what} is below the first screen ({box!r}, scrolled {scroll})"
     )
 
 
