@@ -147,9 +147,6 @@ class GameUI:
       teacher's words for the engine's ``option_schema()``.
     - ``script``: the game's own static JS file ("" for none), loaded by the
       table page after ``js/table.js``.
-    - ``social_report(records)``: the game's own table of figures on the pupil
-      page, from the pupil's finished records of that game (``None``: the
-      participation row is enough);
     - ``how_to_play``: 3 to 5 (picture, sentence) steps for children, shown on the
       tablet before the first move and behind a "?" button.
     - ``report_columns``: the game's own columns in the teacher's reports and
@@ -180,7 +177,6 @@ class GameUI:
     choice_labels: Mapping[str, Mapping[str, Any]]
     how_to_play: Sequence[tuple[str, Any]]
     script: str
-    social_report: Any
     report_columns: tuple[ReportColumn, ...] = ()
     report_places: Callable[[Mapping[str, Any]], dict[int, int]] | None = None
 
@@ -228,7 +224,6 @@ def get(game: str) -> GameUI:
         choice_labels=pick("CHOICE_LABELS"),
         how_to_play=pick("HOW_TO_PLAY"),
         script=pick("SCRIPT"),
-        social_report=pick("social_report"),
         report_columns=tuple(getattr(module, "REPORT_COLUMNS", None) or ()),
         report_places=getattr(module, "report_places", None),
     )

@@ -30,8 +30,6 @@ OPTION_LABELS: dict[str, dict[str, Any]] = {}
 CHOICE_LABELS: dict[str, dict[str, Any]] = {}
 HOW_TO_PLAY: list[tuple[str, Any]] = []
 SCRIPT = ""
-# A game whose records say more than participation draws its own report table.
-social_report = None
 
 
 # The runtime's own refusals, the same in every game (a message the server

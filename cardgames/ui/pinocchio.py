@@ -527,78 +527,7 @@ def events_context(
 
 # ---------------------------------------------------------------- what a teacher learns
 LANGUAGE_NAMES: dict[str, Promise] = {"fr": _("français"), "de": _("allemand"), "en": _("anglais")}
-REPORT_HEADERS: list[Promise] = [
-    _("Parties"),
-    _("Doutes"),
-    _("Doutes justes"),
-    _("Bluffs"),
-    _("Bluffs découverts"),
-    _("Nez"),
-    _("Meilleure place"),
-    _("Mots en"),
-]
 
-
-def social_report(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The pupil report's Pinocchio table, from the pupil's finished Pinocchio
-    records (plain values: ``session_id``, ``started_at``, ``practice``,
-    ``rank``, ``score`` — the noses — and ``details``, whose ``stats`` are the
-    engine's per-seat figures and ``options`` the table's), one row per
-    session, newest first: tables, doubts made and right, bluffs (announcements
-    that differed from the card) and bluffs caught, noses, best place and the
-    word languages practised. Pure: the selector reads, this only adds up."""
-    sessions: dict[Any, dict[str, Any]] = {}
-    for record in records:
-        row = sessions.setdefault(
-            record.get("session_id"),
-            {
-                "session_id": record.get("session_id"),
-                "started_at": record.get("started_at"),
-                "practice": bool(record.get("practice")),
-                "tables": 0,
-                "doubts": 0,
-                "good_doubts": 0,
-                "bluffs": 0,
-                "caught": 0,
-                "noses": 0,
-                "best_rank": None,
-                "languages": [],
-            },
-        )
-        details = record.get("details") or {}
-        stats = details.get("stats") or {}
-        row["tables"] += 1
-        for key in ("doubts", "good_doubts", "bluffs", "caught"):
-            row[key] += int(stats.get(key) or 0)
-        row["noses"] += int(record.get("score") or 0)
-        rank = record.get("rank")
-        if isinstance(rank, int) and (row["best_rank"] is None or rank < row["best_rank"]):
-            row["best_rank"] = rank
-        lang = (details.get("options") or {}).get("words_language")
-        if lang in LANGUAGE_NAMES and lang not in row["languages"]:
-            row["languages"].append(lang)
-    rows = sorted(sessions.values(), key=lambda r: str(r["started_at"]), reverse=True)
-    return {
-        "headers": [str(header) for header in REPORT_HEADERS],
-        "rows": [
-            {
-                "session_id": row["session_id"],
-                "started_at": row["started_at"],
-                "practice": row["practice"],
-                "cells": [
-                    row["tables"],
-                    row["doubts"],
-                    row["good_doubts"],
-                    row["bluffs"],
-                    row["caught"],
-                    row["noses"],
-                    row["best_rank"] if row["best_rank"] is not None else "—",
-                    ", ".join(str(LANGUAGE_NAMES[lang]) for lang in row["languages"]) or "—",
-                ],
-            }
-            for row in rows
-        ],
-    }
 
 
 # Pinocchio's own columns in the pupil and class reports and their CSV (counted

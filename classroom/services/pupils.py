@@ -57,7 +57,6 @@ from classroom.services.events import notify_on_commit, projector_group
 # README, "Limits", has the arithmetic (checked by tests/classroom/test_readme_limits.py).
 PICTURE_MAX_FAILURES = 5
 PICTURE_LOCK_STEPS = (60, 5 * 60, 15 * 60)  # then: the teacher only
-PICTURE_LOCK_SECONDS = PICTURE_LOCK_STEPS[0]
 TEACHER_ONLY_LEVEL = len(PICTURE_LOCK_STEPS) + 1
 UNLOCK_SPARE = 1
 PICTURE_WINDOW = 24 * 60 * 60

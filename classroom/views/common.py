@@ -11,17 +11,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import translation
-from django_htmx.middleware import HtmxDetails
 
 from cardgames.i18n import SESSION_LANGUAGE_KEY, request_language_set
 from classroom import services
 from classroom.models import SchoolClass
 from classroom.names import by_name
 from classroom.pictures import avatar_url
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def qr_svg(url: str, *, scale: int = 6) -> str:

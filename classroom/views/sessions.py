@@ -24,6 +24,7 @@ from cardgames import rendering
 from cardgames.models import Table
 from cardgames.names import with_names
 from cardgames.ui import bot_level_choices, game_title
+from cardgames.views import HtmxHttpRequest
 from classroom import access, ratelimit, selectors, services
 from classroom.forms import (
     DEFAULT_GAME,
@@ -43,7 +44,6 @@ from classroom.services.groups import quick_size, session_robots, session_set_ro
 from classroom.services.monitor import session_end_everything
 from classroom.services.tables import group_release, table_rematch
 from classroom.views.common import (
-    HtmxHttpRequest,
     join_url,
     monitor_url,
     qr_svg,

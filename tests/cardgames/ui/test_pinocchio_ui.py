@@ -248,31 +248,6 @@ def test_engine_stats_give_each_seat_its_doubts_bluffs_and_noses() -> None:
         assert seat["caught"][s] <= seat["lies"][s] <= seat["bluffs"][s]
 
 
-def test_social_report_adds_up_one_row_per_session_newest_first() -> None:
-    def record(session: int, day: str, rank: int, noses: int, lang: str, **stats: int) -> dict:
-        return {
-            "session_id": session,
-            "started_at": day,
-            "practice": False,
-            "rank": rank,
-            "score": noses,
-            "details": {"stats": stats, "options": {"words_language": lang}},
-        }
-
-    report = pinocchio.social_report(
-        [
-            record(1, "2026-11-02", 3, 2, "fr", doubts=2, good_doubts=1, bluffs=3, caught=1),
-            record(2, "2026-11-09", 1, 0, "de", doubts=1, good_doubts=1, bluffs=1, caught=0),
-            record(1, "2026-11-02", 1, 1, "de", doubts=0, good_doubts=0, bluffs=2, caught=1),
-        ]
-    )
-    assert report["headers"][0] == "Parties" and report["headers"][-1] == "Mots en"
-    assert [row["session_id"] for row in report["rows"]] == [2, 1]
-    assert report["rows"][1]["cells"] == [2, 2, 1, 5, 2, 3, 1, "français, allemand"]
-    assert report["rows"][0]["cells"] == [1, 1, 1, 1, 0, 0, 1, "allemand"]
-
-
-# ---------------------------------------------------------------- rendered screens
 @pytest.mark.django_db
 def test_screens_render_in_every_phase_without_leaking_other_cards() -> None:
     """A whole game rendered for every seat and the public after each move:
