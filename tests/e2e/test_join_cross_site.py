@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.test_play_chasse import CLASS_NAME
+from tests.e2e.test_play_chasse import CLASS_NAME, _teacher
 
 # Another origin (another host) of the same machine, served by a real server:
 # chromium refuses loopback images to a public or a faked (``page.route``) page.
@@ -67,9 +68,15 @@ def test_a_tablet_gets_in_while_another_site_floods_get_join(
             f"c = SchoolClass.objects.get(name='{CLASS_NAME}');"
             "ClassSession.objects.filter(school_class=c, ended_at__isnull=True).update(join_code='000001');"
             f"s = ClassSession.objects.create(school_class=c, join_code='{code}');"
-            "print(json.dumps({'pupil': c.pupils.order_by('pk').first().display_name}))"
+            "print(json.dumps({'pupil': c.pupils.order_by('pk').first().display_name,"
+            " 'session': s.pk}))"
         ).splitlines()[-1]
     )
+    # As in class: the teacher's laptop shows the session page, which makes the
+    # school's network the lesson's home (a right code from it always gets in,
+    # whatever wrong codes the network sent before, in this test run too).
+    teacher, teacher_page = _teacher(browser, server)
+    teacher_page.goto(f"{server.url}/teacher/sessions/{info['session']}/")
     # The other site, open on some computer of the school (same public IP).
     evil = browser.new_context()
     evil_page = evil.new_page()
@@ -82,8 +89,12 @@ def test_a_tablet_gets_in_while_another_site_floods_get_join(
     tablet = browser.new_context(viewport=TABLET, has_touch=True)
     page = tablet.new_page()
     page.goto(f"{server.url}/join")
-    for digit in code:
+    # A child's pace: each digit shows before the next tap (a tap during the
+    # pad's swap could land on the old pad, under a flood most of all).
+    for n, digit in enumerate(code, start=1):
         page.get_by_role("button", name=digit, exact=True).click()
+        if n < len(code):
+            expect(page.locator(".code-box.filled")).to_have_count(n, timeout=30_000)
     # The budget is the point, not the test server's speed under a flood.
     page.wait_for_url(f"{server.url}/join/names/", timeout=30_000)
     assert info["pupil"] in page.locator("main").inner_text()
@@ -104,3 +115,4 @@ def test_a_tablet_gets_in_while_another_site_floods_get_join(
     other.wait_for_url(f"{server.url}/join/names/", timeout=30_000)
     evil.close()
     tablet.close()
+    teacher.close()
