@@ -50,3 +50,22 @@ def choose_game(page: Any, game: str) -> None:
         page.wait_for_function(
             "() => document.querySelector('#game-options details.options-fold').open"
         )
+
+
+def join_on(page: Any, url: str, code: str, pupil: dict[str, Any]) -> None:
+    """A child's way in on ``page``: the code digit by digit (each shown before
+    the next tap), their name, their two pictures. The caller waits for where
+    it leads (the lobby, or the table when the pupil is seated already)."""
+    page.goto(f"{url}/join")
+    page.wait_for_load_state("networkidle")
+    for typed, digit in enumerate(code[:-1], start=1):
+        page.get_by_role("button", name=digit, exact=True).click()
+        page.locator(".code-box.filled").nth(typed - 1).wait_for()
+    page.get_by_role("button", name=code[-1], exact=True).click()
+    page.wait_for_url("**/join/names/")
+    page.get_by_role("link", name=pupil["display_name"], exact=True).click()
+    page.wait_for_url("**/join/pupil/**")
+    first, second = pupil["picture_code"]
+    page.locator(f'button[name="pick"][value="{first}"]').click()
+    page.locator(".pick-slot.filled").first.wait_for()
+    page.locator(f'button[name="pick"][value="{second}"]').click()

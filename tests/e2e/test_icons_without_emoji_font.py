@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 from django.template.loader import render_to_string
 
+from tests.e2e.board import join_on
+
 PORTRAIT = {"width": 768, "height": 1024}
 
 SETUP = """
@@ -78,19 +80,7 @@ def _join(browser: Any, server: Any, code: str, pupil: dict[str, Any]) -> Any:
         viewport=PORTRAIT, has_touch=True, locale="fr-FR", reduced_motion="reduce"
     )
     page = context.new_page()
-    page.goto(f"{server.url}/join")
-    page.wait_for_load_state("networkidle")
-    for typed, digit in enumerate(code[:-1], start=1):
-        page.get_by_role("button", name=digit, exact=True).click()
-        page.locator(".code-box.filled").nth(typed - 1).wait_for()
-    page.get_by_role("button", name=code[-1], exact=True).click()
-    page.wait_for_url("**/join/names/")
-    page.get_by_role("link", name=pupil["display_name"], exact=True).click()
-    page.wait_for_url("**/join/pupil/**")
-    first, second = pupil["picture_code"]
-    page.locator(f'button[name="pick"][value="{first}"]').click()
-    page.locator(".pick-slot.filled").first.wait_for()
-    page.locator(f'button[name="pick"][value="{second}"]').click()
+    join_on(page, server.url, code, pupil)
     # The lobby, or straight to the table when the pupil is seated already.
     page.wait_for_url(re.compile(r"/(lobby|table/\d+)/$"))
     return page

@@ -16,7 +16,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.board import choose_game, groups_make, table_robots
+from tests.e2e.board import choose_game, groups_make, join_on, table_robots
 from tests.e2e.conftest import axe_check, small_touch_targets
 
 PORTRAIT = {"width": 768, "height": 1024}
@@ -69,19 +69,7 @@ def _join(browser: Any, server: Any, code: str, pupil: dict[str, Any], viewport:
         viewport=viewport, has_touch=True, locale="fr-FR", reduced_motion="reduce"
     )
     page = context.new_page()
-    page.goto(f"{server.url}/join")
-    page.wait_for_load_state("networkidle")
-    for typed, digit in enumerate(code[:-1], start=1):
-        page.get_by_role("button", name=digit, exact=True).click()
-        page.locator(".code-box.filled").nth(typed - 1).wait_for()
-    page.get_by_role("button", name=code[-1], exact=True).click()
-    page.wait_for_url("**/join/names/")
-    page.get_by_role("link", name=pupil["display_name"], exact=True).click()
-    page.wait_for_url("**/join/pupil/**")
-    first, second = pupil["picture_code"]
-    page.locator(f'button[name="pick"][value="{first}"]').click()
-    page.locator(".pick-slot.filled").first.wait_for()
-    page.locator(f'button[name="pick"][value="{second}"]').click()
+    join_on(page, server.url, code, pupil)
     page.wait_for_url("**/lobby/")
     return page
 

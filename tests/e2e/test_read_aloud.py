@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.board import join_on
 from tests.e2e.conftest import axe_check, small_touch_targets
 from tests.e2e.test_social_hands_fit import _inside
 
@@ -114,19 +115,7 @@ def _tablet(
     )
     context.add_init_script(SPY % json.dumps(voices))
     page = context.new_page()
-    page.goto(f"{server.url}/join")
-    page.wait_for_load_state("networkidle")
-    for typed, digit in enumerate(JOIN_CODE[:-1], start=1):
-        page.get_by_role("button", name=digit, exact=True).click()
-        page.locator(".code-box.filled").nth(typed - 1).wait_for()
-    page.get_by_role("button", name=JOIN_CODE[-1], exact=True).click()
-    page.wait_for_url("**/join/names/")
-    page.get_by_role("link", name=pupil["display_name"], exact=True).click()
-    page.wait_for_url("**/join/pupil/**")
-    first, second = pupil["picture_code"]
-    page.locator(f'button[name="pick"][value="{first}"]').click()
-    page.locator(".pick-slot.filled").first.wait_for()
-    page.locator(f'button[name="pick"][value="{second}"]').click()
+    join_on(page, server.url, JOIN_CODE, pupil)
     page.wait_for_url("**/lobby/")
     return page
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.board import join_on
 from tests.e2e.test_play_chasse import _join, _session
 
 PORTRAIT = {"width": 768, "height": 1024}
@@ -91,19 +92,7 @@ def _join_anywhere(browser: Any, server: Any, code: str, pupil: dict[str, Any]) 
     a table rather than the lobby, which is as good here."""
     context = browser.new_context(viewport=LANDSCAPE, has_touch=True, locale="fr-FR", reduced_motion="reduce")
     page = context.new_page()
-    page.goto(f"{server.url}/join")
-    page.wait_for_load_state("networkidle")
-    for typed, digit in enumerate(code[:-1], start=1):
-        page.get_by_role("button", name=digit, exact=True).click()
-        page.locator(".code-box.filled").nth(typed - 1).wait_for()
-    page.get_by_role("button", name=code[-1], exact=True).click()
-    page.wait_for_url("**/join/names/")
-    page.get_by_role("link", name=pupil["display_name"], exact=True).click()
-    page.wait_for_url("**/join/pupil/**")
-    first, second = pupil["picture_code"]
-    page.locator(f'button[name="pick"][value="{first}"]').click()
-    page.locator(".pick-slot.filled").first.wait_for()
-    page.locator(f'button[name="pick"][value="{second}"]').click()
+    join_on(page, server.url, code, pupil)
     page.wait_for_url(re.compile(r".*/(lobby|table/\d+)/$"))
     return page
 
