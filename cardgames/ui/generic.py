@@ -173,3 +173,22 @@ def explain_refusal(
 ) -> str | None:
     """A plain game has no refusal that needs context."""
     return None
+
+
+# ---------------------------------------------------------------- shared helpers
+# Every adapter names seats and ranks players the same way; these are the one
+# copy (a game's own module imports them rather than writing its own).
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def seat_name(seat_names: Sequence[str], seat: Any) -> str:
+    """The seat's pupil name, or "Quelqu'un" for anything that is not a seat
+    number of this table (``True`` is an ``int`` to Python, not a seat)."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(seat_names):
+        return seat_names[seat]
+    return _("Quelqu'un")
+
+
+def medal(place: int) -> str:
+    """The podium's medal for a place (1 to 3), else nothing."""
+    return MEDALS.get(place, "")

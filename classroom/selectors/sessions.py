@@ -19,6 +19,7 @@ from cardgames.models import GameState, Table
 from classroom.keys import SESSION
 from classroom.models import Attendance, ClassSession, Pupil, SchoolClass, SessionGroup, TabletLogin
 from classroom.names import by_name
+from classroom.picture_limits import ATTACK_MEMORY
 
 
 def teacher_classes(*, teacher: Any) -> QuerySet[SchoolClass]:
@@ -81,8 +82,10 @@ def idle_lessons(*, now: datetime | None = None) -> QuerySet[ClassSession]:
 
 
 def teacher_open_sessions(*, teacher: Any) -> QuerySet[ClassSession]:
-    return open_sessions().filter(school_class__teacher=teacher, practice=False).select_related(
-        "school_class"
+    return (
+        open_sessions()
+        .filter(school_class__teacher=teacher, practice=False)
+        .select_related("school_class")
     )
 
 
@@ -116,8 +119,6 @@ def locked_pupils(*, school_class: SchoolClass) -> list[Pupil]:
 def attacked_pupils(*, school_class: SchoolClass) -> list[Pupil]:
     """Cards that got wrong picture codes in the last hour (locked or not): the
     teacher sees them, since a run of wrong codes may be someone guessing."""
-    from classroom.services.pupils import ATTACK_MEMORY
-
     since = timezone.now() - ATTACK_MEMORY
     return list(
         school_class.pupils.filter(last_failed_at__gt=since).filter(
