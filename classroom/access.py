@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import time
 from typing import Any, TypeVar
 
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -42,6 +42,12 @@ from classroom.models import (
 from classroom.selectors.sessions import open_sessions
 
 NOT_FOUND = "Not found."
+
+#: The lessons and classes a pupil or a parent may reach: their teacher's
+#: address is proven. A draft account (``classroom.auth_backends``) prepares
+#: everything, but its codes, class links and parent links open nothing, so a
+#: stranger's unproven account can show nobody anything (issue 48).
+PUPIL_FACING = Q(school_class__teacher__is_active=True)
 
 M = TypeVar("M", bound=Model)
 
@@ -117,7 +123,7 @@ def access_session_pupil(class_session: ClassSession, pupil_id: Any) -> Pupil:
 def access_practice_class(link_token: str) -> SchoolClass:
     """The class of a printed link, if it allows solo practice. A wrong link and
     a class without practice give the same 404."""
-    school_class = SchoolClass.objects.filter(link_token=link_token).first()
+    school_class = SchoolClass.objects.filter(link_token=link_token, teacher__is_active=True).first()
     if school_class is None or not practice_open_now(school_class):
         raise Http404(NOT_FOUND)
     return school_class
@@ -170,7 +176,9 @@ def joining_session(session: Mapping[str, Any]) -> ClassSession | None:
     if session_id is None:
         return None
     # The same rule as the code's look-up: an idle lesson lets nobody in.
-    return open_sessions().select_related("school_class").filter(pk=session_id).first()
+    return (
+        open_sessions().select_related("school_class").filter(PUPIL_FACING, pk=session_id).first()
+    )
 
 
 def access_join_pupil(session: Mapping[str, Any], pupil_id: Any) -> tuple[ClassSession, Pupil]:
@@ -200,7 +208,7 @@ def logged_pupil(session: Mapping[str, Any]) -> PupilLogin | None:
         return None
     class_session = (
         ClassSession.objects.select_related("school_class")
-        .filter(pk=session_id, ended_at__isnull=True)
+        .filter(PUPIL_FACING, pk=session_id, ended_at__isnull=True)
         .first()
     )
     if class_session is None:
@@ -269,7 +277,7 @@ def access_parent_token_hash(token_hash: str) -> ParentLink:
     expired token raise the same 404, so a parent (or a guesser) learns nothing."""
     link = (
         ParentLink.objects.select_related("pupil__school_class")
-        .filter(token_hash=token_hash)
+        .filter(token_hash=token_hash, pupil__school_class__teacher__is_active=True)
         .first()
     )
     if not parent_link_is_live(link):

@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "teacher/signup/activate/<uidb64>/<token>/", teacher.signup_activate, name="signup_activate"
     ),
+    path("teacher/signup/resend/", teacher.signup_resend, name="signup_resend"),
     path(
         "teacher/login/",
         auth_views.LoginView.as_view(

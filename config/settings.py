@@ -48,6 +48,9 @@ INSTALLED_APPS = [
     "csp",
     "cardgames",
     "classroom",
+    # The project itself, for its ``serve`` command (config/management): how
+    # the workers are started is the project's business, not a game's.
+    "config",
 ]
 
 MIDDLEWARE = [
@@ -224,6 +227,9 @@ AUTH_PASSWORD_VALIDATORS = [
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # The browser that signed up keeps its draft account until the address is
+    # proven (classroom/auth_backends.py); it authenticates no password.
+    "classroom.auth_backends.DraftTeacherBackend",
 ]
 LOGIN_URL = "classroom:login"
 LOGIN_REDIRECT_URL = "classroom:dashboard"
@@ -250,6 +256,9 @@ ACCOUNT_MAILS_PER_ADDRESS_AND_IP_PER_HOUR = env.int(
 )
 ACCOUNT_MAILS_PER_ADDRESS_PER_HOUR = env.int("ACCOUNT_MAILS_PER_ADDRESS_PER_HOUR", default=10)
 ACCOUNT_MAILS_PER_IP_PER_HOUR = env.int("ACCOUNT_MAILS_PER_IP_PER_HOUR", default=10)
+# Draft accounts (a sign-up not yet confirmed) one network may make per hour:
+# a school's teachers signing up together fit; a flood makes no rows.
+TEACHER_DRAFTS_PER_IP_PER_HOUR = env.int("TEACHER_DRAFTS_PER_IP_PER_HOUR", default=30)
 # Activation and password-reset links expire after 3 days (and work once).
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24 * 3
 

@@ -119,7 +119,9 @@ def _check_join_code(request: HttpRequest, code: str) -> tuple[str, str, bool]:
     test codes at full speed (see ``classroom.ratelimit``)."""
     device, net = _device(request), _client_net(request)
     # An idle lesson lets nobody in, even before ``purge`` ends it.
-    class_session = selectors.open_sessions().filter(join_code=code).first()
+    class_session = (
+        selectors.open_sessions().filter(access.PUPIL_FACING, join_code=code).first()
+    )
     home = class_session is not None and ratelimit.lesson_home(
         class_session_id=class_session.pk, net=net
     )
@@ -145,7 +147,7 @@ def _check_join_code(request: HttpRequest, code: str) -> tuple[str, str, bool]:
 
 def class_link(request: HttpRequest, link_token: str) -> HttpResponse:
     """The QR printed on the cards: leads to whichever session of the class is open."""
-    school_class = SchoolClass.objects.filter(link_token=link_token).first()
+    school_class = SchoolClass.objects.filter(link_token=link_token, teacher__is_active=True).first()
     class_session = (
         selectors.open_session_of_class(school_class=school_class) if school_class else None
     )

@@ -24,7 +24,9 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from cardgames.names import with_names
+from cardgames.views import HtmxHttpRequest
 from classroom import access, accounts, selectors, services
+from classroom.auth_backends import DRAFT_BACKEND, is_draft
 from classroom.forms import (
     ActivationForm,
     ClassForm,
@@ -41,8 +43,10 @@ from classroom.views.common import (
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Ask only the address and a first name: the password is chosen on the
-    page the mailed link opens, by the address's proved owner (issue 44)."""
+    """Ask only the address and a first name, then let the new teacher go on
+    at once with a draft account (issue 48): classes and sessions can be
+    prepared, and pupils get in once the mailed link has proved the address
+    (the password is chosen there, by its owner: issue 44)."""
     if request.user.is_authenticated:
         return redirect("classroom:dashboard")
     form = SignupForm(request.POST or None)
@@ -51,37 +55,76 @@ def signup(request: HttpRequest) -> HttpResponse:
         # The same answer whether or not the address has an account, and
         # whether or not its mails for the hour are spent: the difference goes
         # by e-mail to the address's owner only.
-        accounts.teacher_signup(request=request, email=data["email"], first_name=data["first_name"])
-        # "Renvoyer l'e-mail" posts the same two fields again (issue 48): the
-        # page echoes only what this browser just typed, and the resent mail
-        # is counted like any other (``account_mail_allowed``).
+        draft = accounts.teacher_signup(
+            request=request, email=data["email"], first_name=data["first_name"]
+        )
+        if draft is not None:
+            login(request, draft, backend=DRAFT_BACKEND)
+            return redirect("classroom:dashboard")
+        # This network made many drafts this hour: the mail part only.
+        # "Renvoyer l'e-mail" posts the same two fields again; the page echoes
+        # only what this browser just typed.
         resend = {"email": data["email"], "first_name": data["first_name"]}
         return render(request, "classroom/teacher/signup_sent.html", {"resend": resend})
     return render(request, "classroom/teacher/signup.html", {"form": form})
 
 
-def signup_activate(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
-    """The activation link of the sign-up e-mail: its owner chooses a password,
-    and only then is the account opened and logged in. Opening the link alone
-    changes nothing, so a mail scanner that fetches it spends nothing."""
-    user = accounts.teacher_pending(uidb64=uidb64, token=token)
-    if user is None:
-        messages.error(
+@require_POST
+@login_required
+def signup_resend(request: HtmxHttpRequest) -> HttpResponse:
+    """"Renvoyer l'e-mail" on a draft's pages; the same message whether or not
+    a mail left (the budget is the address's, and says nothing here)."""
+    if is_draft(request.user):
+        accounts.teacher_mail_resend(request=request, draft=request.user)
+        messages.info(
             request,
             _(
-                "Ce lien d'activation ne marche plus (déjà utilisé, remplacé par un plus "
-                "récent ou trop ancien). Inscrivez-vous à nouveau pour en recevoir un autre."
+                "Un nouvel e-mail est en route. Rien après quelques minutes ? Regardez "
+                "dans les indésirables (spam), et vérifiez l'adresse."
             ),
         )
-        return redirect("classroom:signup")
+    return _back(request, reverse("classroom:dashboard"))
+
+
+def _link_dead(request: HttpRequest) -> HttpResponse:
+    messages.error(
+        request,
+        _(
+            "Ce lien d'activation ne marche plus (déjà utilisé, remplacé par un plus "
+            "récent ou trop ancien). Inscrivez-vous à nouveau pour en recevoir un autre."
+        ),
+    )
+    return redirect("classroom:signup")
+
+
+def signup_activate(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The activation link of the sign-up e-mail: its owner chooses a password,
+    and only then is the account opened and logged in, with whatever its
+    draft already holds. Opening the link alone changes nothing, so a mail
+    scanner that fetches it spends nothing."""
+    user = accounts.teacher_pending(uidb64=uidb64, token=token)
+    if user is None:
+        return _link_dead(request)
     form = ActivationForm(request.POST or None, user=user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        accounts.teacher_activate(
+        # Read before the password changes: the change signs the draft out.
+        had_draft = request.user.is_authenticated and request.user.pk == user.pk
+        if not accounts.teacher_activate(
             user=user, password=data["password1"], first_name=data["first_name"]
-        )
+        ):
+            return _link_dead(request)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Bienvenue ! Créez votre première classe."))
+        if had_draft:
+            messages.success(
+                request, _("Adresse confirmée : vos élèves peuvent maintenant rejoindre vos séances.")
+            )
+            # Back to the lesson the draft prepared, where the code now shows.
+            lesson = selectors.teacher_open_sessions(teacher=user).order_by("-started_at").first()
+            if lesson is not None:
+                return redirect("classroom:session_detail", session_id=lesson.pk)
+        else:
+            messages.success(request, _("Bienvenue ! Créez votre première classe."))
         return redirect("classroom:dashboard")
     return render(
         request, "classroom/teacher/signup_activate.html", {"form": form, "email": user.email}
@@ -293,7 +336,7 @@ def pupil_edit(request: HttpRequest, pupil_id: int) -> HttpResponse:
 
 
 @require_POST
-def pupil_regenerate(request: HttpRequest, pupil_id: int) -> HttpResponse:
+def pupil_regenerate(request: HtmxHttpRequest, pupil_id: int) -> HttpResponse:
     pupil = access.access_pupil(request.user, pupil_id)
     services.pupil_regenerate_code(pupil=pupil)
     messages.success(
@@ -305,7 +348,7 @@ def pupil_regenerate(request: HttpRequest, pupil_id: int) -> HttpResponse:
 
 
 @require_POST
-def pupil_unlock(request: HttpRequest, pupil_id: int) -> HttpResponse:
+def pupil_unlock(request: HtmxHttpRequest, pupil_id: int) -> HttpResponse:
     pupil = access.access_pupil(request.user, pupil_id)
     services.pupil_unlock(pupil=pupil)
     messages.success(
@@ -332,7 +375,7 @@ def _confirm_delete(request: HttpRequest, *, title: str, explain: str, back: str
     return render(request, "classroom/teacher/confirm_delete.html", context)
 
 
-def _back(request: HttpRequest, default: str) -> HttpResponse:
+def _back(request: HtmxHttpRequest, default: str) -> HttpResponse:
     """Back to the page the form came from, if it is one of ours (Django's own
     check: no other host or scheme, no ``//evil`` or ``/\\evil`` tricks). A
     form posted by htmx (one redrawn live, see ``_locks.html``) is sent there
@@ -342,7 +385,7 @@ def _back(request: HttpRequest, default: str) -> HttpResponse:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     where = target if target and safe else default
-    if getattr(request, "htmx", False):
+    if request.htmx:
         return HttpResponseClientRedirect(where)
     return redirect(where)
 
@@ -362,7 +405,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 @require_POST
-def pupils_unlock_all(request: HttpRequest, class_id: int) -> HttpResponse:
+def pupils_unlock_all(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     """ "Tout débloquer" under "cartes attaquées": every locked card of the
     class in one click (issue 44, item 3), each left one wrong code from the
     teacher-only lock, so the click gives a guesser nothing to sweep with."""

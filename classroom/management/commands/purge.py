@@ -20,7 +20,11 @@ how long" (settings ``RETENTION_*``, or the options below):
 - django-axes' login attempts and access logs older than ``--logs-days``
   (default 30) are deleted;
 - a tablet's browser name (user agent) is blanked after ``--tablet-days``
-  (default 7): the teacher needs it during the lesson, not afterwards.
+  (default 7): the teacher needs it during the lesson, not afterwards;
+- draft teacher accounts (a sign-up whose address was never proven) go with
+  what they hold once their activation link has expired
+  (``PASSWORD_RESET_TIMEOUT``): an address typed by someone who never proved
+  it is not kept longer than its link lives.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import router, transaction
@@ -38,6 +43,7 @@ from django.db.models.deletion import Collector
 from django.utils import timezone
 
 from cardgames.models import Table
+from classroom.auth_backends import DRAFT_PREFIX
 from classroom.keys import session_key
 from classroom.models import ClassSession, TabletLogin
 from classroom.selectors.sessions import idle_lessons
@@ -68,6 +74,11 @@ def retention_rows(*, stale_practice_hours: int, logs_days: int, tablet_days: in
         "tablet user agents (blanked)": TabletLogin.objects.filter(
             logged_in_at__lt=now - timedelta(days=tablet_days)
         ).exclude(device_label=""),
+        "unconfirmed teacher drafts": get_user_model().objects.filter(
+            username__startswith=DRAFT_PREFIX,
+            is_active=False,
+            date_joined__lt=now - timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT),
+        ),
     }
 
 
