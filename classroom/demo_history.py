@@ -1,11 +1,12 @@
-# ruff: noqa: RUF002
 """Realistic learning history for the demo class and the reports benchmark.
 
-A teacher trying the app must see reports that look real on first run, so the history comes
-from real Chasse games played by the real engine (``cardgames.engines``), not
-from random numbers: totals, hands, penalties, ``crossed_ten``, ``avoidable``
-and ``error_kind`` are exactly what the live game would record. Only the
-pupils are simulated, each by a *profile* that decides which card they pick
+A teacher trying the app must see reports that look real on first run, so the
+history comes from real Chasse games played by the real engine
+(``cardgames.engines``), not from random numbers, and each play is recorded by
+the game's own ``learning_record`` (``cardgames.ui``), the one the live game
+uses: totals, hands, penalties, ``crossed_ten``, ``avoidable`` and
+``error_kind`` are exactly what the live game would record. Only the pupils
+are simulated, each by a *profile* that decides which card they pick
 (planning) and what they announce and how fast (arithmetic):
 
 * ``steady``: good at both.
@@ -19,8 +20,8 @@ pupils are simulated, each by a *profile* that decides which card they pick
   card was in the hand.
 
 Everything is deterministic given ``seed``. Speed: one engine game is driven
-directly (``legal_actions`` + ``apply``, no bot views); 30 pupils × 120
-sessions (~300,000 records) take a few seconds (see the report / benchmark).
+directly (``legal_actions`` + ``apply``, no bots); the reports benchmark's
+term takes a few seconds (see ``bench_reports``).
 """
 
 from __future__ import annotations
@@ -30,14 +31,15 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
-from functools import lru_cache
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from cardgames import engines
-from cardgames.engines.chasse import avoidable, card_json, crossed_ten, error_kind
+from cardgames import engines, ui
 
 from .insights import Play
+
+# The game the simulated pupils play: their profiles are about its arithmetic.
+DEMO_GAME = "chasse"
 
 Profile = Literal["steady", "improver", "carries", "facts", "tens"]
 PROFILES: tuple[Profile, ...] = ("steady", "improver", "carries", "facts", "tens")
@@ -65,12 +67,6 @@ class DemoSession:
     session_id: int
     started_at: datetime
     tables: tuple[DemoTable, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DemoHistory:
-    sessions: tuple[DemoSession, ...]
-    plays: list[Play]
 
 
 def default_profiles(count: int) -> list[Profile]:
@@ -204,10 +200,16 @@ def _wrong_answer(true_total: int, card: dict[str, Any], crosses: bool, rng: ran
 # --------------------------------------------------------------------------- #
 
 
-@lru_cache(maxsize=4096)
-def _card(card_id: int) -> dict[str, Any]:
-    """``card_json`` is a pure function of the id; cached, never mutated."""
-    return card_json(card_id)
+def _crosses(total: int, card: dict[str, Any]) -> bool:
+    """Whether the pupil must carry or borrow: what the profiles find hard.
+    The simulated pupil's own judgement, made before the card is played; the
+    record's ``crossed_ten`` is the game's."""
+    units = card["value"] % 10
+    if card["kind"] == "add":
+        return total % 10 + units >= 10
+    if card["kind"] == "sub":
+        return total % 10 < units
+    return False
 
 
 def _choose(
@@ -242,6 +244,70 @@ def _choose(
     return rng.choice(legal)
 
 
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """How the pupil plays the chosen card: what they announce (``None`` for a
+    special), whether their time ran out, and how long they took."""
+
+    announce: int | None
+    timed_out: bool
+    think_ms: int
+    compute_ms: int | None
+
+
+def _answer(model: _Model, card: dict[str, Any], total: int, rng: random.Random) -> _Answer:
+    """The pupil's answer for ``card`` laid on ``total``. Draws from ``rng``
+    in a fixed order (the demo is the same for the same seed)."""
+    kind = card["kind"]
+    after = (
+        total + card["value"]
+        if kind == "add"
+        else total - card["value"]
+        if kind == "sub"
+        else total
+    )
+    think = int(min(model.think_ms * math.exp(rng.gauss(0.0, 0.5)), TURN_SECONDS * 1000))
+    crosses = _crosses(total, card)
+    timed_out = rng.random() < model.timeout
+    if kind == "special":
+        return _Answer(announce=None, timed_out=False, think_ms=think, compute_ms=None)
+    if timed_out:
+        # A bot plays the chosen card for the pupil (its right total): no answer.
+        return _Answer(
+            announce=after, timed_out=True, think_ms=TURN_SECONDS * 1000, compute_ms=None
+        )
+    wrong = rng.random() < model.error_probability(card, crosses)
+    announced = _wrong_answer(after, card, crosses, rng) if wrong else after
+    compute = model.compute_ms(card, crosses, wrong, rng)
+    return _Answer(announce=announced, timed_out=False, think_ms=think, compute_ms=compute)
+
+
+def _special_fields(view: dict[str, Any], card: dict[str, Any], think_ms: int) -> dict[str, Any]:
+    """The row of a special card. The live game keeps none (no number is
+    asked, so nothing is learned); the demo has always kept one, and still
+    does so that its reports read as they always have."""
+    total = int(view["total"])
+    return {
+        "round": int(view.get("round") or 1),
+        "total_before": total,
+        "card_kind": card["kind"],
+        "card_a": card["a"],
+        "card_b": card["b"],
+        "card_value": card["value"],
+        "total_after": total,
+        "announced": None,
+        "correct": None,
+        "think_ms": think_ms,
+        "compute_ms": None,
+        "multiple_of_ten": False,
+        "reached_target": False,
+        "avoidable": False,
+        "crossed_ten": False,
+        "error_kind": None,
+        "timed_out": False,
+    }
+
+
 def _play_table(
     *,
     pupils: Sequence[DemoPupil],
@@ -255,7 +321,10 @@ def _play_table(
     practice: bool,
     out: list[Play],
 ) -> None:
-    engine: Any = engines.get("chasse")
+    engine: Any = engines.get(DEMO_GAME)
+    learning_record = ui.get(DEMO_GAME).learning_record
+    if learning_record is None:
+        raise LookupError(f"{DEMO_GAME} makes no learning records: no demo history")
     rng = random.Random(seed)
     seats = len(pupils)
     models = [_Model(p.profile, progress, jitters[p.pupil_id]) for p in pupils]
@@ -269,78 +338,45 @@ def _play_table(
         target = int(state.options["target"])
         while made < wanted and not engine.is_over(state):
             # ``state.current_seat`` is what ``view(state, None)["current_seat"]``
-            # reports while the game runs; reading it directly spares building a
-            # whole view per play (a third of the time).
+            # reports while the game runs.
             seat = state.current_seat
             legal = engine.legal_actions(state, seat)
-            hand = [_card(card_id) for card_id in state.hands[seat]]
-            cards = {card["id"]: card for card in hand}
+            # The seat's view before its move: what the live game records from.
+            view = engine.view(state, seat)
+            cards = {card["id"]: card for card in view["hand"]}
             model = models[seat]
-            total = state.total
-            round_no = state.round
-            action = _choose(model, legal, cards, total, target, rng)
+            action = _choose(model, legal, cards, state.total, target, rng)
             if action["type"] == "discard":
                 engine.apply(state, seat, action)
                 clock += timedelta(seconds=4)
                 continue
             card = cards[action["card"]]
-            kind = card["kind"]
-            after = (
-                total + card["value"]
-                if kind == "add"
-                else total - card["value"]
-                if kind == "sub"
-                else total
+            answer = _answer(model, card, state.total, rng)
+            events = engine.apply(
+                state, seat, {"type": "play", "card": card["id"], "announce": answer.announce}
             )
-            think = int(min(model.think_ms * math.exp(rng.gauss(0.0, 0.5)), TURN_SECONDS * 1000))
-            crosses = crossed_ten(total, card)
-            timed_out = rng.random() < model.timeout
-            announced: int | None = None
-            correct: bool | None = None
-            compute: int | None = None
-            kind_of_error: str | None = None
-            if kind == "special":
-                engine.apply(state, seat, {"type": "play", "card": card["id"], "announce": None})
-            elif timed_out:
-                # A bot plays the chosen card for the pupil: no answer.
-                think = TURN_SECONDS * 1000
-                engine.apply(state, seat, {"type": "play", "card": card["id"], "announce": after})
-            else:
-                wrong = rng.random() < model.error_probability(card, crosses)
-                announced = _wrong_answer(after, card, crosses, rng) if wrong else after
-                compute = model.compute_ms(card, crosses, wrong, rng)
-                events = engine.apply(
-                    state, seat, {"type": "play", "card": card["id"], "announce": announced}
+            clock += timedelta(milliseconds=answer.think_ms + (answer.compute_ms or 0) + 1500)
+            fields = (
+                _special_fields(view, card, answer.think_ms)
+                if card["kind"] == "special"
+                else learning_record(
+                    events=events,
+                    seat=seat,
+                    view_before=view,
+                    timings={"think_ms": answer.think_ms, "compute_ms": answer.compute_ms},
+                    timed_out=answer.timed_out,
                 )
-                correct = bool(events[0]["correct"])
-                kind_of_error = error_kind(after, announced)
-            multiple = kind != "special" and after < target and after % 10 == 0
-            reached = kind != "special" and after >= target
-            clock += timedelta(milliseconds=think + (compute or 0) + 1500)
+            )
+            assert fields is not None, "a number card always teaches"
+            fields["error_kind"] = fields["error_kind"] or None
             out.append(
                 Play(
                     pupil_id=pupils[seat].pupil_id,
                     session_id=session_id,
                     table_id=table_id,
-                    round=round_no,
-                    total_before=total,
-                    card_kind=kind,
-                    card_a=card["a"],
-                    card_b=card["b"],
-                    card_value=card["value"],
-                    total_after=after,
-                    announced=announced,
-                    correct=correct,
-                    think_ms=think,
-                    compute_ms=compute,
-                    multiple_of_ten=multiple,
-                    reached_target=reached,
-                    avoidable=(multiple or reached) and avoidable(total, card, hand, target),
-                    crossed_ten=crosses,
-                    error_kind=kind_of_error,  # type: ignore[arg-type]
-                    timed_out=timed_out and kind != "special",
                     practice=practice,
                     created_at=clock,
+                    **fields,
                 )
             )
             made += 1
@@ -429,36 +465,3 @@ def iter_session_plays(
                 out=out,
             )
         yield out
-
-
-def generate_history(
-    *,
-    pupils: Sequence[DemoPupil],
-    sessions: int,
-    end: date,
-    seed: int = 2024,
-    plays_per_session: int = 84,
-    table_size: int = 4,
-    session_ids: Sequence[int] | None = None,
-    first_table_id: int = 1,
-    tz: tzinfo | None = None,
-) -> DemoHistory:
-    """About ``plays_per_session`` records per pupil and session over the ~3
-    months of school days ending on ``end``: 30 pupils × 120 sessions × 84 ≈
-    300,000 records, the reports benchmark's size."""
-    plan = plan_sessions(
-        pupils=pupils,
-        sessions=sessions,
-        end=end,
-        seed=seed,
-        table_size=table_size,
-        session_ids=session_ids,
-        first_table_id=first_table_id,
-        tz=tz,
-    )
-    plays: list[Play] = []
-    for batch in iter_session_plays(
-        pupils=pupils, plan=plan, seed=seed, plays_per_session=plays_per_session
-    ):
-        plays.extend(batch)
-    return DemoHistory(sessions=plan, plays=plays)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames import engines, ui
 from cardgames.ui import bot_level_choices, game_title
+from classroom.games import DEFAULT_GAME
 from classroom.models import Level, SchoolClass
 from classroom.names import name_clean
 from classroom.pictures import AVATARS
@@ -186,12 +187,9 @@ class SessionStartForm(forms.Form):
         self.fields["game"].initial = DEFAULT_GAME
 
 
-# The central game comes first and is chosen by default.
-DEFAULT_GAME = "chasse"
-
-
 def offered_games() -> list[str]:
-    """Every game a teacher may start: every engine, the central one first."""
+    """Every game a teacher may start: every engine, the central one
+    (``classroom.games.DEFAULT_GAME``, also chosen by default) first."""
     names = engines.names()
     return sorted(names, key=lambda name: (name != DEFAULT_GAME, name))
 
@@ -221,7 +219,7 @@ def game_cards(selected: str) -> list[dict[str, Any]]:
 
 
 def option_labels(game: str) -> tuple[Any, Any]:
-    """The teacher's words for the game's options (``cardgames/ui/<game>.py``)."""
+    """The teacher's words for the game's options (its adapter, ``cardgames.ui.get``)."""
     adapter = ui.get(game)
     return adapter.option_labels, adapter.choice_labels
 
@@ -281,7 +279,7 @@ class OptionsForm(forms.Form):
                 continue
             field.initial = values.get(key)
             self.fields[key] = field
-        if targeted is not None and game == "chasse":
+        if targeted is not None and ui.get(game).targeted_cards:
             self.fields["targeted_cards"] = forms.BooleanField(
                 required=False,
                 initial=targeted,

@@ -1,15 +1,13 @@
 """What a play teaches: cardgames' ``actions_applied`` → :class:`LearningRecord`.
 
 ``cardgames`` knows tables and opaque player keys only; this module is where a
-Chasse move of a *pupil* at a *class session's* table becomes one row that
-teachers and parents read. The rules of "what a play teaches" are the engine's
-own pure helpers (``crossed_ten``, ``error_kind``, ``avoidable``,
-``position_penalty``), so the record can never disagree with the game.
-
-One row per announcement (an addition or somme card played by a pupil) or per
-timeout of a pupil (a bot played for them: counted as "no answer"). Specials
-and discards ask for no number, so they teach no arithmetic and leave no row,
-unless they were a timeout. Bots get none.
+move of a *pupil* at a *class session's* table becomes one row that teachers
+and parents read. Which moves teach and what they record is the game's own
+word: its adapter's ``learning_record`` (``cardgames.ui.get(game)``), built on
+the engine's helpers and its verdict on the answer (``correct``), so the
+record can never disagree with the game. A game without one (the social
+games) leaves no learning record. Bots get none; a pupil's timeout (a bot
+played for them) is the game's to record as "no answer".
 
 The signal arrives after commit and may in theory be delivered twice; the
 ``(table_id, move_version, pupil)`` unique constraint keeps one row per move.
@@ -27,7 +25,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 
-from cardgames.engines import chasse
+from cardgames import ui
 from cardgames.models import Table
 from cardgames.signals import actions_applied
 from classroom.keys import pupil_id_from_key, session_id_from_key
@@ -36,67 +34,6 @@ from classroom.selectors.summaries import summary_record
 from classroom.services.monitor import help_play_notify
 
 logger = logging.getLogger(__name__)
-
-GAME = "chasse"
-
-
-def _played_event(events: Sequence[Mapping[str, Any]], seat: int) -> Mapping[str, Any] | None:
-    """The event that says which card this seat laid down (a play or a discard)."""
-    for event in events:
-        if event.get("type") in ("card_played", "card_discarded") and event.get("seat") == seat:
-            return event
-    return None
-
-
-def record_fields(
-    *,
-    event: Mapping[str, Any],
-    view_before: Mapping[str, Any],
-    timings: Mapping[str, Any],
-    timed_out: bool,
-) -> dict[str, Any] | None:
-    """The learning fields of one move, or ``None`` when it teaches nothing.
-
-    Pure (no database), so the rule sheet's cases are easy to test."""
-    card = event.get("card")
-    if not isinstance(card, Mapping):
-        return None
-    kind = card.get("kind")
-    played = event.get("type") == "card_played"
-    if not timed_out and (not played or kind not in ("add", "sub")):
-        return None  # specials and discards: no number was asked
-    before = int(view_before.get("total") or 0)
-    after = int(event["after"]) if played else before
-    target = int(view_before.get("target") or 100)
-    hand = [c for c in view_before.get("hand") or [] if isinstance(c, Mapping)]
-    announced = event.get("announced") if played and not timed_out else None
-    correct: bool | None = None
-    error = ""
-    if isinstance(announced, int):
-        correct = announced == after
-        error = chasse.error_kind(after, announced) or ""
-    penalty = chasse.position_penalty(before, card, target) if played else None  # type: ignore[arg-type]
-    think = timings.get("think_ms")
-    compute = timings.get("compute_ms")
-    return {
-        "round": int(view_before.get("round") or 1),
-        "total_before": before,
-        "card_kind": str(kind),
-        "card_a": card.get("a"),
-        "card_b": card.get("b"),
-        "card_value": int(card.get("value") or 0),
-        "total_after": after,
-        "announced": announced,
-        "correct": correct,
-        "think_ms": think if isinstance(think, int) else None,
-        "compute_ms": compute if isinstance(compute, int) else None,
-        "multiple_of_ten": penalty == "multiple_of_ten",
-        "reached_target": penalty == "reached_target",
-        "avoidable": bool(played and chasse.avoidable(before, card, hand, target)),  # type: ignore[arg-type]
-        "crossed_ten": bool(played and chasse.crossed_ten(before, card)),  # type: ignore[arg-type]
-        "error_kind": error,
-        "timed_out": timed_out,
-    }
 
 
 def record_move(
@@ -114,17 +51,19 @@ def record_move(
     """Write the learning record of one applied move, if it is a pupil's.
 
     Idempotent: a second delivery of the same move finds the row and returns it."""
-    if table.game != GAME or (by_bot and not timed_out):
+    learning_record = ui.get(table.game).learning_record
+    if learning_record is None or (by_bot and not timed_out):
         return None
     pupil_id = pupil_id_from_key(player_key)
     session_id = session_id_from_key(table.group_key)
     if pupil_id is None or session_id is None:
         return None
-    event = _played_event(events, seat)
-    if event is None:
-        return None
-    fields = record_fields(
-        event=event, view_before=view_before, timings=timings, timed_out=timed_out
+    fields = learning_record(
+        events=events,
+        seat=seat,
+        view_before=view_before,
+        timings=timings,
+        timed_out=timed_out,
     )
     if fields is None:
         return None

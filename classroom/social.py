@@ -18,7 +18,8 @@ found from the table's ``group_key``, and a caller holding a half-built
 ``Table`` (a socket knows only the id and the game) once made every refusal
 count silently vanish (issue 46).
 
-Chasse is not a social game: its plays are :class:`LearningRecord` rows
+A game whose adapter makes learning records (Chasse: ``learning_record``) is
+not a social game: its plays are :class:`LearningRecord` rows
 (``classroom.learning``), and no figure of a social game ever enters them.
 """
 
@@ -39,9 +40,6 @@ from classroom.models import ClassSession, Pupil, SocialRecord
 
 logger = logging.getLogger(__name__)
 
-# The game whose plays are learning records instead (see classroom.learning).
-LEARNING_GAME = "chasse"
-
 # SocialRecord column → the names of the engine's per-seat stats that fill it.
 COLUMNS: dict[str, tuple[str, ...]] = {
     "trades": ("trades",),
@@ -55,7 +53,9 @@ REFUSAL_COLUMNS: dict[str, tuple[str, ...]] = {
 
 
 def is_social(game: str) -> bool:
-    return game != LEARNING_GAME and game in engines.names()
+    """A registered game whose plays are not learning records (its adapter
+    has no ``learning_record``): its tables end in participation rows."""
+    return game in engines.names() and ui.get(game).learning_record is None
 
 
 def _session_and_pupil(group_key: str, player_key: str | None) -> tuple[ClassSession, Pupil] | None:

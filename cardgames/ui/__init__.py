@@ -1,9 +1,16 @@
 """One small adapter per game: how the page's form strings become an engine
 action, how events read in French, and which templates draw the table.
 
-A game adapter is the module ``cardgames/ui/<game>.py``. Everything it does not
-define falls back to :mod:`cardgames.ui.generic`, so a brand-new engine is
-playable (if plainly drawn) before anyone writes its adapter.
+A game adapter is the module (or package) ``cardgames/ui/<game>``. Everything
+it does not define falls back to :mod:`cardgames.ui.generic`, so a brand-new
+engine is playable (if plainly drawn) before anyone writes its adapter.
+
+Games plug into the ``classroom`` app the same way: a game that teaches a right
+answer says so in its adapter (``learning_record``, ``TARGETED_CARDS``,
+``focus_line``, ``SOLO_PRACTICE``), and the classroom asks ``get(game)``
+instead of knowing any game by name. A game that says nothing makes no
+learning records, deals no targeted cards and is not offered for solo practice
+(the ``NO_*`` defaults below).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import Any, Protocol
 
 from django.utils.translation import gettext, gettext_lazy
 
+from cardgames import engines
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.ui import generic
 
@@ -106,6 +114,34 @@ class ReportColumn:
     values: Mapping[str, Any] = field(default_factory=dict)
 
 
+class LearningRecordFields(Protocol):
+    def __call__(
+        self,
+        *,
+        events: Sequence[Mapping[str, Any]],
+        seat: int,
+        view_before: Mapping[str, Any],
+        timings: Mapping[str, Any],
+        timed_out: bool,
+    ) -> dict[str, Any] | None: ...
+
+
+class FocusLine(Protocol):
+    def __call__(self, entry: Mapping[str, Any]) -> str: ...
+
+
+def no_focus_line(entry: Mapping[str, Any]) -> str:
+    """A game without targeted cards has nothing to say about them."""
+    return ""
+
+
+# What a game that says nothing about learning gets: no learning records, no
+# targeted cards, no solo practice. Here rather than in ``generic`` because
+# only the classroom reads them, through ``get``.
+NO_TARGETED_CARDS = False
+NO_SOLO_PRACTICE = False
+
+
 class PublicSummary(Protocol):
     def __call__(
         self, view: Mapping[str, Any], seat_names: Sequence[str]
@@ -156,6 +192,22 @@ class GameUI:
     - ``report_places(view)``: seat → place from the public view of a finished
       game, exactly as the game's end screen ranks it (``None``: the reader
       ranks by the engine's ``result``, equal scores sharing a place).
+
+    What the game teaches, for the classroom's learning records (a game that
+    says nothing here teaches no right answer: its tables are social records):
+
+    - ``learning_record(events=, seat=, view_before=, timings=, timed_out=)``:
+      the fields of one :class:`classroom.models.LearningRecord` for the
+      seat's move (``None`` when the move teaches nothing), whether the answer
+      was right taken from the engine's own verdict; ``None`` for a game that
+      makes no learning records.
+    - ``targeted_cards``: the classroom may deal a pupil's seat the cards of the
+      facts they need (the engine's ``focus`` option), per table or in
+      practice.
+    - ``focus_line(entry)``: one ``focus`` entry in a child's words
+      ("Aujourd'hui : 7 + 8 et passer la dizaine"), "" when nothing is targeted.
+    - ``solo_practice``: a pupil may play the game alone against robots,
+      outside a lesson (see :func:`practice_games`).
     """
 
     name: str
@@ -179,6 +231,10 @@ class GameUI:
     script: str
     report_columns: tuple[ReportColumn, ...] = ()
     report_places: Callable[[Mapping[str, Any]], dict[int, int]] | None = None
+    learning_record: LearningRecordFields | None = None
+    targeted_cards: bool = NO_TARGETED_CARDS
+    focus_line: FocusLine = no_focus_line
+    solo_practice: bool = NO_SOLO_PRACTICE
 
 
 _CACHE: dict[str, GameUI] = {}
@@ -226,9 +282,27 @@ def get(game: str) -> GameUI:
         script=pick("SCRIPT"),
         report_columns=tuple(getattr(module, "REPORT_COLUMNS", None) or ()),
         report_places=getattr(module, "report_places", None),
+        learning_record=getattr(module, "learning_record", None),
+        targeted_cards=bool(getattr(module, "TARGETED_CARDS", NO_TARGETED_CARDS)),
+        focus_line=getattr(module, "focus_line", None) or no_focus_line,
+        solo_practice=bool(getattr(module, "SOLO_PRACTICE", NO_SOLO_PRACTICE)),
     )
     _CACHE[game] = adapter
     return adapter
+
+
+def practice_games() -> list[str]:
+    """Every game a pupil may practise alone against robots (its adapter's
+    ``SOLO_PRACTICE``), the central game first."""
+    return [name for name in engines.names() if get(name).solo_practice]
+
+
+def practice_focus_line(entry: Mapping[str, Any]) -> str:
+    """A targeted practice's ``focus`` entry in a child's words, said by the
+    game practised solo (the first of :func:`practice_games`); "" when no
+    game is."""
+    games = practice_games()
+    return get(games[0]).focus_line(entry) if games else ""
 
 
 def game_title(game: str) -> str:

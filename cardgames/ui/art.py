@@ -10,6 +10,9 @@ exists.
   (``bonnet.svg#rouge``), which the SVG turns into the colour **and** the colour's
   pattern (dots for rouge, stripes for bleu, zigzag for jaune) with ``:target``.
   Without a fragment the garment is drawn in ``currentColor`` (for inline use).
+  The card back and the noses are named by the templates and the adapter
+  themselves (``templates/cardgames/pinocchio/``, ``cardgames/ui/pinocchio/``):
+  one fixed file each, nothing to compute.
 * Picktura: one square drawing per work (viewBox ``0 0 200 200``); a card shows
   one quarter of it by drawing the whole file under a quarter's viewBox, see
   :func:`picktura_quarter_viewbox`.
@@ -61,22 +64,6 @@ def pinocchio_garment_src(garment: str, colour: str | None = None) -> str:
     if colour not in PINOCCHIO_COLOURS:
         raise ValueError(f"no colour {colour!r}")
     return f"img/pinocchio/{garment}.svg#{colour}"
-
-
-def pinocchio_nose_src(long: bool | None) -> str:
-    """A short or a long nose; ``None`` gives the stretchable one.
-
-    ``nose.svg`` has ``preserveAspectRatio="none"``: give it a fixed height and a
-    width that grows with the nose count (e.g. ``24px + 12px * noses``), and the
-    wooden nose grows with it. Write the count next to it too.
-    """
-    if long is None:
-        return "img/pinocchio/nose.svg"
-    return "img/pinocchio/nose-long.svg" if long else "img/pinocchio/nose-short.svg"
-
-
-def pinocchio_back_src() -> str:
-    return "img/pinocchio/back.svg"
 
 
 def picktura_work_src(work: int) -> str:

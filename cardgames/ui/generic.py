@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import Promise
@@ -192,3 +192,37 @@ def seat_name(seat_names: Sequence[str], seat: Any) -> str:
 def medal(place: int) -> str:
     """The podium's medal for a place (1 to 3), else nothing."""
     return MEDALS.get(place, "")
+
+
+def ranking_rows(
+    order: Iterable[int],
+    seat_names: Sequence[str],
+    fields: Callable[[int], dict[str, Any]],
+    *,
+    standing: Callable[[int], Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The end screen's podium, one row per seat of ``order`` (best first):
+    ``place``, ``seat``, ``name``, the game's own ``fields(seat)`` (its score
+    under its own name: paws, noses...) and the ``medal``.
+
+    Neighbours in ``order`` with the same ``standing(seat)`` share a place and
+    the next seat skips it (1, 1, 3), as on a sports podium; without
+    ``standing`` every seat has a place of its own (a game whose rule book
+    breaks every tie). Written once so every game ranks and names alike."""
+    rows: list[dict[str, Any]] = []
+    previous: Any = None
+    for position, seat in enumerate(order):
+        mark = standing(seat) if standing is not None else None
+        shared = standing is not None and bool(rows) and mark == previous
+        place = rows[-1]["place"] if shared else position + 1
+        rows.append(
+            {
+                "place": place,
+                "seat": seat,
+                "name": seat_name(seat_names, seat),
+                **fields(seat),
+                "medal": medal(place),
+            }
+        )
+        previous = mark
+    return rows

@@ -1,4 +1,5 @@
-"""Solo practice: a pupil plays Chasse against 1 to 5 robots, with no lesson
+"""Solo practice: a pupil plays the practice game (the first game whose
+adapter offers ``SOLO_PRACTICE``: Chasse) against 1 to 5 robots, with no lesson
 running. Each game is a ``ClassSession(practice=True)`` of its own, without a
 join code, so its learning records are flagged ``practice`` and the reports
 keep them apart. It stays open while the pupil plays (and presses
@@ -15,13 +16,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from cardgames import services as cardgames_services
+from cardgames import ui
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from classroom.insights import PupilFocus
 from classroom.models import AssignedPractice, ClassSession, Pupil
 from classroom.services.tables import pupil_seat
 
-GAME = "chasse"
 MIN_BOTS, MAX_BOTS = 1, 5
 # Games one picture-code login may start (the first one, then "Rejouer" or
 # "one more game" from the robots page) before the child taps their two
@@ -32,6 +33,16 @@ MIN_BOTS, MAX_BOTS = 1, 5
 # (``settings.PRACTICE_LOGIN_IDLE_SECONDS``), the class link's rotation and
 # the practice hours end a login too.
 MAX_GAMES_PER_LOGIN = 3
+
+
+def practice_game() -> str:
+    """The game a pupil practises alone: the first game (in the registry's
+    order, the central game first) whose adapter says it can be practised
+    solo. Asked of the adapters, so the classroom names no game here."""
+    games = ui.practice_games()
+    if not games:
+        raise LookupError("no game offers solo practice")
+    return games[0]
 
 
 def practice_end(*, pupil: Pupil) -> None:
@@ -69,15 +80,16 @@ def practice_start(
     if focus:
         options["focus"] = [focus.entry(seat=0)]
     practice_end(pupil=pupil)
+    game = practice_game()
     class_session = ClassSession.objects.create(
-        school_class_id=pupil.school_class_id, game=GAME, options={}, practice=True
+        school_class_id=pupil.school_class_id, game=game, options={}, practice=True
     )
     class_session.attendances.create(pupil=pupil)
     seats = [pupil_seat(pupil)] + [
         cardgames_services.bot_seat(level=level, number=n + 1) for n in range(bots)
     ]
     table = cardgames_services.table_create(
-        game=GAME,
+        game=game,
         seats=seats,
         options=options,
         group_key=class_session.group_key,

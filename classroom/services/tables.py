@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from cardgames import engines, revocation
+from cardgames import engines, revocation, ui
 from cardgames import services as cardgames_services
 from cardgames.models import Table
 from classroom.insights import PupilFocus
@@ -67,7 +67,7 @@ def tables_start(*, class_session: ClassSession) -> StartReport:
             )
             continue
         options = group_options(group)
-        if class_session.targeted_cards and class_session.game == "chasse":
+        if class_session.targeted_cards and ui.get(class_session.game).targeted_cards:
             options = _with_focus(options, [a.pupil for a in members])
         try:
             with transaction.atomic():

@@ -22,8 +22,7 @@ from cardgames import services as cardgames_services
 from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from cardgames.parsing import whole_number
-from cardgames.ui import bot_level_choices
-from cardgames.ui.chasse import focus_line
+from cardgames.ui import bot_level_choices, practice_focus_line
 from classroom import access, selectors, services
 from classroom.insights import PupilFocus
 from classroom.keys import session_id_from_key
@@ -228,7 +227,7 @@ def practice_setup(request: HttpRequest) -> HttpResponse:
             "level": level,
             "error": error,
             "assignment": assignment,
-            "focus_line": focus_line(focus.entry(seat=0)) if focus else "",
+            "focus_line": practice_focus_line(focus.entry(seat=0)) if focus else "",
         },
     )
 

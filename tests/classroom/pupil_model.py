@@ -5,8 +5,8 @@ tested on records such a pupil produces, not on hand-picked rows: the pupil
 sits at seat 0 of an engine game against robots, chooses cards like the
 medium robot (or, with ``lands_on_tens``, carelessly), and answers each
 announcement according to its planted weaknesses. Every play goes through
-``classroom.learning.record_fields``, the function that writes the real
-records, so the fields (crossing, error kind, avoidable…) are the app's own.
+the game's own ``learning_record`` (``cardgames.ui.get("chasse")``), the
+function that writes the real records, so the fields (crossing, error kind, avoidable…) are the app's own.
 
 Weaknesses:
 
@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from cardgames import ui
 from cardgames.engines.base import bot_seat_rng
 from cardgames.engines.chasse import ENGINE, crossed_ten, total_after
-from classroom.learning import record_fields
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -96,6 +96,8 @@ def play_games(
 ) -> Iterator[dict[str, Any]]:
     """The learning-record fields of the pupil's plays (seat 0), game after
     game, with ``created_at`` 20 s apart and ``table_id``/``move_version``."""
+    learning_record = ui.get("chasse").learning_record
+    assert learning_record is not None
     rng = random.Random(seed)
     when = start
     turn = 0
@@ -122,13 +124,13 @@ def play_games(
             version += 1
             if seat != 0:
                 continue
-            event = next(e for e in events if e["type"] in ("card_played", "card_discarded"))
             slow = model.slow_from is not None and turn >= model.slow_from
             ms = int(
                 model.compute_ms * (model.slow_factor if slow else 1.0) * rng.uniform(0.8, 1.2)
             )
-            fields = record_fields(
-                event=event,
+            fields = learning_record(
+                events=events,
+                seat=0,
                 view_before=view,
                 timings={"think_ms": 1500, "compute_ms": ms},
                 timed_out=False,

@@ -1,8 +1,12 @@
-"""The demo history: real engine games, deterministic, with the planted traits."""
+"""The demo history: real engine games, deterministic, with the planted traits.
+
+Built as ``seed_demo`` and ``bench_reports`` build it: the sessions planned,
+then their plays session by session."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from datetime import date
 
 import pytest
@@ -11,8 +15,10 @@ from cardgames.engines.chasse import crossed_ten, error_kind
 from classroom import insights
 from classroom.demo_history import (
     DemoPupil,
+    DemoSession,
     default_profiles,
-    generate_history,
+    iter_session_plays,
+    plan_sessions,
     school_days,
 )
 
@@ -20,9 +26,29 @@ END = date(2025, 6, 27)
 PUPILS = [DemoPupil(10 + i, p) for i, p in enumerate(("steady", "carries", "facts", "tens", "improver", "steady", "steady", "steady"))]  # fmt: skip
 
 
+class History:
+    """The planned sessions and every play of them."""
+
+    def __init__(self, sessions: tuple[DemoSession, ...], plays: list[insights.Play]) -> None:
+        self.sessions = sessions
+        self.plays = plays
+
+
+def generate(
+    *, pupils: Sequence[DemoPupil], sessions: int, end: date, seed: int, plays_per_session: int = 84
+) -> History:
+    plan = plan_sessions(pupils=pupils, sessions=sessions, end=end, seed=seed)
+    plays: list[insights.Play] = []
+    for batch in iter_session_plays(
+        pupils=pupils, plan=plan, seed=seed, plays_per_session=plays_per_session
+    ):
+        plays.extend(batch)
+    return History(plan, plays)
+
+
 @pytest.fixture(scope="module")
-def history() -> insights.Play:
-    return generate_history(pupils=PUPILS, sessions=24, end=END, seed=7, plays_per_session=60)
+def history() -> History:
+    return generate(pupils=PUPILS, sessions=24, end=END, seed=7, plays_per_session=60)
 
 
 def by_pupil(plays: list[insights.Play], pupil_id: int) -> list[insights.Play]:
@@ -30,9 +56,9 @@ def by_pupil(plays: list[insights.Play], pupil_id: int) -> list[insights.Play]:
 
 
 def test_deterministic_given_a_seed(history) -> None:  # type: ignore[no-untyped-def]
-    again = generate_history(pupils=PUPILS, sessions=24, end=END, seed=7, plays_per_session=60)
+    again = generate(pupils=PUPILS, sessions=24, end=END, seed=7, plays_per_session=60)
     assert again.plays == history.plays
-    other = generate_history(pupils=PUPILS, sessions=24, end=END, seed=8, plays_per_session=60)
+    other = generate(pupils=PUPILS, sessions=24, end=END, seed=8, plays_per_session=60)
     assert other.plays != history.plays
 
 
@@ -98,7 +124,7 @@ def test_fast_enough_for_the_benchmark() -> None:
     must stay "well under a minute" of CPU (measured ~15 s on the dev box)."""
     pupils = [DemoPupil(i + 1, p) for i, p in enumerate(default_profiles(30))]
     start = time.process_time()
-    h = generate_history(pupils=pupils, sessions=4, end=END, seed=1)
+    h = generate(pupils=pupils, sessions=4, end=END, seed=1)
     spent = time.process_time() - start
     assert len(h.plays) == 30 * 4 * 84
     assert spent * 30 < 45

@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from django.contrib.sessions.backends.db import SessionStore
 
 from cardgames import services as cg
+from cardgames import ui
 from cardgames.engines import chasse
 from cardgames.models import GameEvent, Move, Table
 from classroom import learning
@@ -81,8 +82,14 @@ def _fields(card: dict[str, Any], before: int, announced: int | None, **kw: Any)
         "round": 2,
         "hand": kw.pop("hand", [card]),
     }
-    result = learning.record_fields(
-        event=event, view_before=view, timings={"think_ms": 1200, "compute_ms": 3400}, **kw
+    record = ui.get("chasse").learning_record
+    assert record is not None
+    result = record(
+        events=[event],
+        seat=0,
+        view_before=view,
+        timings={"think_ms": 1200, "compute_ms": 3400},
+        **kw,
     )
     return result
 

@@ -27,7 +27,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom import services
-from classroom.demo_history import DemoPupil, default_profiles, iter_session_plays, plan_sessions
+from classroom.demo_history import (
+    DEMO_GAME,
+    DemoPupil,
+    default_profiles,
+    iter_session_plays,
+    plan_sessions,
+)
 from classroom.models import ClassSession, LearningRecord, Pupil, PupilSessionSummary, SchoolClass
 from classroom.selectors.summaries import summaries_aggregate
 from classroom.services.parents import parent_link_create
@@ -102,7 +108,7 @@ def history_write(
     plan_for = partial(plan_sessions, pupils=demo, sessions=sessions, end=end, seed=seed)
     plan = plan_for(session_ids=list(range(sessions)), first_table_id=first_table_id)
     rows = ClassSession.objects.bulk_create(
-        [ClassSession(school_class=school_class, game="chasse", join_code=None) for _ in plan]
+        [ClassSession(school_class=school_class, game=DEMO_GAME, join_code=None) for _ in plan]
     )
     ids = [s.pk for s in rows]
     if ids[0] is None:  # backends that do not return ids from bulk_create

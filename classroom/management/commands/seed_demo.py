@@ -19,11 +19,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from classroom import selectors, services
-from classroom.demo_history import default_profiles
+from classroom import services
+from classroom.demo_history import DEMO_GAME, default_profiles
 from classroom.management.commands.bench_reports import history_write
 from classroom.models import Level, Pupil, SchoolClass
 from classroom.selectors import open_session_of_class
+from classroom.services.summaries import class_summaries_store
 
 DEMO_EMAIL = "demo@example.org"
 DEMO_PASSWORD = "souris-demo-2026"
@@ -68,7 +69,7 @@ def demo_history_write(*, school_class: SchoolClass) -> int:
             plays_per_session=HISTORY_PLAYS_PER_SESSION,
         )
     # Build the per-session summaries now, so the first report opens fast.
-    selectors.class_summaries(school_class=school_class)
+    class_summaries_store(school_class=school_class)
     return written
 
 
@@ -113,7 +114,7 @@ class Command(BaseCommand):
         class_session = open_session_of_class(school_class=school_class)
         if class_session is None:
             class_session = services.session_start(
-                school_class=school_class, game="chasse", options={}
+                school_class=school_class, game=DEMO_GAME, options={}
             )
         self.stdout.write(f"Demo teacher: {DEMO_EMAIL} / {DEMO_PASSWORD}")
         self.stdout.write(f"Demo class: {DEMO_CLASS} ({school_class.pupils.count()} pupils)")

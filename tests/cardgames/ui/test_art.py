@@ -1,4 +1,4 @@
-"""The drawings behind ``cardgames.ui.art``: every path a screen can ask for exists and is a safe, accessible SVG."""
+"""The games' drawings (named by ``cardgames.ui.art``, the templates and the adapters): every path a screen can ask for exists and is a safe, accessible SVG."""
 
 from __future__ import annotations
 
@@ -8,25 +8,53 @@ from pathlib import Path
 
 import pytest
 
+from cardgames import engines, ui
 from cardgames.engines.picktura_catalogue import ARTWORKS
 from cardgames.engines.pinocchio import COLOURS, GARMENTS
 from cardgames.engines.purrfect import CAT_NAMES
+from cardgames.templatetags.icons import EMOJI_ART
 from cardgames.ui import art
 
-STATIC = Path(__file__).resolve().parents[3] / "static"
+ROOT = Path(__file__).resolve().parents[3]
+STATIC = ROOT / "static"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+GAME_DRAWINGS = ("img/purrfect/", "img/pinocchio/", "img/picktura/")
+
+
+def _named_elsewhere() -> list[str]:
+    """The games' drawings that no ``art`` function names: the templates'
+    literal ``{% static '...' %}`` paths, the adapters' icons and "how to
+    play" pictures, and the emoji drawn as a game's picture."""
+    paths = [
+        path
+        for template in (ROOT / "templates").rglob("*.html")
+        for path in re.findall(r"""static ['"]([^'"]+\.svg)['"]""", template.read_text(encoding="utf-8"))
+    ]
+    for game in engines.names():
+        adapter = ui.get(game)
+        paths += [adapter.icon] + [picture for picture, _text in adapter.how_to_play]
+    paths += list(EMOJI_ART.values())
+    return [path for path in paths if path.startswith(GAME_DRAWINGS)]
+
+
 def _all_paths() -> list[str]:
+    """Every drawing path a screen can ask for, as the app names it."""
     paths = [art.purrfect_cat_src(cat) for cat in range(len(CAT_NAMES))]
     paths += [art.purrfect_back_src(), art.purrfect_paw_src()]
     paths += [art.pinocchio_garment_src(g, c) for g in GARMENTS for c in COLOURS]
     paths += [art.pinocchio_garment_src(g) for g in GARMENTS]
-    paths += [art.pinocchio_nose_src(False), art.pinocchio_nose_src(True), art.pinocchio_nose_src(None)]
-    paths += [art.pinocchio_back_src()]
     paths += [art.picktura_work_src(work["number"]) for work in ARTWORKS]
     paths += [art.picktura_blank_src(), art.picktura_back_src()]
-    return paths
+    return paths + _named_elsewhere()
+
+
+def test_the_pictures_named_outside_art_are_found() -> None:
+    """The card back and the noses Pinocchio's screens draw (a template that
+    stopped naming them would leave this list, not the check, empty)."""
+    named = set(_named_elsewhere())
+    assert {"img/pinocchio/back.svg", "img/pinocchio/nose.svg", "img/pinocchio/nose-long.svg"} <= named
 
 
 @pytest.mark.parametrize("path", sorted(set(_all_paths())))

@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from cardgames.engines.picktura_catalogue import ARTWORKS
-from cardgames.ui.picktura_cartels import cartel, cartels
+from cardgames.ui.picktura.cartels import cartel, cartels
 
 
 def test_every_work_has_a_cartel_with_its_facts() -> None:

@@ -14,6 +14,9 @@ from cardgames import rendering, ui
 from cardgames.engines.base import IllegalAction
 from cardgames.engines.pinocchio import ENGINE, card_face
 from cardgames.ui import generic, pinocchio
+from cardgames.ui.pinocchio.end import ranking
+from cardgames.ui.pinocchio.faces import NOSE_MAX, nose_width
+from cardgames.ui.pinocchio.sentences import explain
 from tests.cardgames.factories import started_table
 
 NAMES = ["Inès", "Léo", "Maximilienne-Charlotte", "Zoé"]
@@ -169,20 +172,20 @@ def test_verdicts_in_the_interface_language_with_the_table_words() -> None:
     ENGINE.apply(state, 0, {"type": "announce", "garment": garment, "colour": other})  # a lie
     events = ENGINE.apply(state, 1, {"type": "doubt"})
     doubted = next(e for e in events if e["type"] == "doubted")
-    from cardgames.ui.pinocchio_words import phrase
+    from cardgames.ui.pinocchio.words import phrase
 
     words = phrase("de", garment, colour)
-    line = pinocchio.explain(doubted, NAMES, None, "de")
+    line = explain(doubted, NAMES, None, "de")
     assert (
         line is not None
         and line["text"] == f"Léo doute ! C'était {words} : Inès a menti et prend un nez."
     )
-    mine = pinocchio.explain(doubted, NAMES, 0, "de")
+    mine = explain(doubted, NAMES, 0, "de")
     assert mine is not None and mine["text"].endswith(
         f"C'était {words} : tu as menti et tu prends un nez."
     )
     with translation.override("en"):
-        line = pinocchio.explain(doubted, NAMES, None, "de")
+        line = explain(doubted, NAMES, None, "de")
         assert line is not None and words in line["text"] and "Léo" in line["text"]
 
 
@@ -192,9 +195,9 @@ def test_a_true_card_doubted_costs_the_doubter() -> None:
     ENGINE.apply(state, 0, {"type": "announce", "garment": garment, "colour": colour})
     events = ENGINE.apply(state, 1, {"type": "doubt"})
     doubted = next(e for e in events if e["type"] == "doubted")
-    from cardgames.ui.pinocchio_words import phrase
+    from cardgames.ui.pinocchio.words import phrase
 
-    line = pinocchio.explain(doubted, NAMES, None, "fr")
+    line = explain(doubted, NAMES, None, "fr")
     assert line is not None
     assert (
         line["text"]
@@ -214,7 +217,7 @@ def test_announcement_line_and_monitor_summary() -> None:
 
 
 def test_ranking_fewest_noses_first_and_ties_share() -> None:
-    rows = pinocchio.ranking({"noses": [2, 0, 2, 1]}, NAMES)
+    rows = ranking({"noses": [2, 0, 2, 1]}, NAMES)
     assert [(r["name"], r["place"], r["noses"]) for r in rows] == [
         ("Léo", 1, 0),
         ("Zoé", 2, 1),
@@ -224,9 +227,9 @@ def test_ranking_fewest_noses_first_and_ties_share() -> None:
 
 
 def test_nose_grows_with_the_count_and_stops_growing_at_a_readable_width() -> None:
-    widths = [pinocchio.nose_width(n) for n in range(15)]
+    widths = [nose_width(n) for n in range(15)]
     assert widths == sorted(widths) and widths[0] < widths[3] < widths[6]
-    assert max(widths) == pinocchio.NOSE_MAX
+    assert max(widths) == NOSE_MAX
 
 
 # ---------------------------------------------------------------- teacher's counts

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cardgames.engines.pinocchio import COLOURS, GARMENTS
-from cardgames.ui.pinocchio_words import LANGUAGES, SPEECH_LANG, colour_word, garment_word, phrase
+from cardgames.ui.pinocchio.words import LANGUAGES, SPEECH_LANG, colour_word, garment_word, phrase
 
 EXPECTED: dict[str, dict[tuple[str, str], str]] = {
     "fr": {

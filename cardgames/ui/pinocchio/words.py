@@ -15,7 +15,8 @@ Identifiers are the engine's (``cardgames.engines.pinocchio.GARMENTS`` and
 
 from __future__ import annotations
 
-from typing import Final, Literal, NamedTuple
+from collections.abc import Mapping
+from typing import Any, Final, Literal, NamedTuple
 
 Gender = Literal["m", "f", "n"]
 LANGUAGES: Final[tuple[str, ...]] = ("fr", "de", "en")
@@ -110,3 +111,10 @@ def phrase(lang: str, garment: str, colour: str) -> str:
         return f"{adjective} {noun.word}"
     article = "an" if adjective[0] in "aeiou" else "a"
     return f"{article} {adjective} {noun.word}"
+
+
+def table_language(view: Mapping[str, Any]) -> str:
+    """The table's word language, from its view (French when the view names
+    none we know: an old table, a forged value)."""
+    lang = view.get("words_language")
+    return lang if isinstance(lang, str) and lang in LANGUAGES else "fr"
