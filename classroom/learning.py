@@ -30,8 +30,8 @@ from cardgames.models import Table
 from cardgames.signals import actions_applied
 from classroom.keys import pupil_id_from_key, session_id_from_key
 from classroom.models import ClassSession, LearningRecord, Pupil
-from classroom.selectors.summaries import summary_record
 from classroom.services.monitor import help_play_notify
+from classroom.services.summaries import summaries_drop
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def record_move(
                 class_session_id=session_id,
                 **fields,
             )
-            summary_record(record)
+            summaries_drop(class_session_id=session_id)
     except IntegrityError:
         # A second delivery of the same move: the row is there already.
         record = LearningRecord.objects.get(table_id=table.pk, move_version=version, pupil_id=pupil_id)

@@ -8,6 +8,8 @@ birth date, and deleting a class or a pupil deletes everything about them.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -16,7 +18,11 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from classroom.games import DEFAULT_GAME
 from classroom.keys import pupil_key, session_key
+
+if TYPE_CHECKING:
+    from classroom.insights.summary import SessionCounts
 
 
 class Level(models.TextChoices):
@@ -115,7 +121,7 @@ class ClassSession(models.Model):
     """One lesson: a class plays one game, pupils join with a 6-digit code."""
 
     school_class = models.ForeignKey(SchoolClass, on_delete=models.CASCADE, related_name="sessions")
-    game = models.CharField(max_length=32, default="chasse")
+    game = models.CharField(max_length=32, default=DEFAULT_GAME)
     options = models.JSONField(default=dict, blank=True)
     # Six digits, unique among open sessions; cleared when the session ends.
     join_code = models.CharField(max_length=6, null=True, blank=True)  # noqa: DJ001 - NULL frees the code
@@ -347,11 +353,14 @@ class PupilSessionSummary(models.Model):
     """One pupil's figures for one finished class session, kept so the class
     report reads a few thousand small rows instead of every learning record.
 
-    A cache, never the truth: ``classroom.selectors`` builds it from the
-    learning records of sessions that have ended, reads open sessions live, and
-    ``selectors.summary_record`` drops a row when a late record arrives, so it is
-    rebuilt on the next read. ``compute_ms`` keeps the sorted calculation times
-    of the correct answers, so a median over any set of sessions stays exact."""
+    A cache, never the truth: ``classroom.services.summaries`` stores it from
+    the learning records of sessions that have ended (counted by the pupil
+    page's own rule, ``insights.summary``), ``classroom.selectors`` reads open
+    sessions live, and a late record drops the session's rows
+    (``services.summaries.summaries_drop``), so they are stored again on the
+    next report. The counts are the fields of ``insights.Totals``, by the same
+    names. ``compute_ms`` keeps the sorted calculation times of the correct
+    answers, so a median over any set of sessions stays exact."""
 
     pupil = models.ForeignKey(Pupil, on_delete=models.CASCADE, related_name="session_summaries")
     class_session = models.ForeignKey(
@@ -369,6 +378,10 @@ class PupilSessionSummary(models.Model):
     add_crossing_correct = models.PositiveIntegerField(default=0)
     avoidable_mult10 = models.PositiveIntegerField(default=0)
     timeouts = models.PositiveIntegerField(default=0)
+    # The timed announcements and their think times summed: a mean over any
+    # set of sessions stays exact.
+    think_count = models.PositiveIntegerField(default=0)
+    think_ms_sum = models.PositiveBigIntegerField(default=0)
     compute_ms = models.JSONField(default=list)
 
     class Meta:
@@ -381,6 +394,19 @@ class PupilSessionSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pupil_id} · {self.class_session_id}"
+
+    @classmethod
+    def from_counts(cls, counts: SessionCounts, *, last_at: datetime) -> PupilSessionSummary:
+        """The (unsaved) row of one pupil's session counts: each count of
+        ``Totals`` in its same-named column."""
+        return cls(
+            pupil_id=counts.pupil_id,
+            class_session_id=counts.class_session_id,
+            first_at=counts.first_at,
+            last_at=last_at,
+            compute_ms=counts.compute_ms,
+            **counts.totals._asdict(),
+        )
 
 
 class SocialRecord(models.Model):

@@ -12,7 +12,15 @@ play where the pupil gave a number (``correct`` is ``True`` or ``False``); a
 **timeout** is a play a bot made for the pupil, left out of accuracy but
 counted on its own; a **play** (the denominator of "per 100 plays") is any
 record that is not a timeout; an **avoidable multiple of ten** is a record with
-``multiple_of_ten`` and ``avoidable``."""
+``multiple_of_ten`` and ``avoidable``; a **timed announcement** is an
+announcement whose think time was measured (``think_ms`` above 0: a record
+without timing reads as 0).
+
+Each count is counted by one rule, :meth:`_Counter.feed`, whether the records
+are read for one pupil's page or summarised per session and stored
+(``classroom.services.summaries``): a figure needs no second rule in SQL. A
+new count is a field of :class:`Totals` (and of the stored model), its rule in
+``feed``, and its figure in :func:`summary_from_totals`."""
 
 from __future__ import annotations
 
@@ -52,6 +60,9 @@ class PupilSummary:
     sub_crossing_announcements: int = 0
     sub_crossing_correct: int = 0
     accuracy_sub_crossing: float | None = None
+    # The mean think time of the timed announcements (the class report's
+    # "temps de réflexion moyen"): how long a pupil looks before answering.
+    mean_think_ms: int | None = None
 
 
 class _Counter:
@@ -69,6 +80,8 @@ class _Counter:
         "mult10",
         "plays",
         "sessions",
+        "think_ms",
+        "think_n",
         "timeouts",
         "times",
     )
@@ -83,11 +96,14 @@ class _Counter:
         self.add_cross_correct = 0
         self.mult10 = 0
         self.timeouts = 0
+        self.think_n = 0
+        self.think_ms = 0
         self.times: list[int] = []
         self.sessions: set[int] = set()
 
     def feed(self, plays: Iterable[Play]) -> None:
         n = ann = ok = cross_n = cross_ok = add_cross_n = add_cross_ok = mult10 = timeouts = 0
+        think_n = think_ms = 0
         times = self.times
         sessions = self.sessions
         for play in plays:
@@ -102,6 +118,10 @@ class _Counter:
             if correct is None:
                 continue
             ann += 1
+            think = play.think_ms
+            if think:
+                think_n += 1
+                think_ms += think
             crossed = play.crossed_ten
             adding = crossed and play.card_kind == "add"
             if crossed:
@@ -125,26 +145,35 @@ class _Counter:
         self.add_cross_correct += add_cross_ok
         self.mult10 += mult10
         self.timeouts += timeouts
+        self.think_n += think_n
+        self.think_ms += think_ms
+
+    def totals(self) -> Totals:
+        return Totals(
+            plays=self.plays,
+            announcements=self.announcements,
+            correct=self.correct,
+            crossing_announcements=self.cross_n,
+            crossing_correct=self.cross_correct,
+            avoidable_mult10=self.mult10,
+            timeouts=self.timeouts,
+            add_crossing_announcements=self.add_cross_n,
+            add_crossing_correct=self.add_cross_correct,
+            think_count=self.think_n,
+            think_ms_sum=self.think_ms,
+        )
 
     def summary(self) -> PupilSummary:
-        totals = Totals(
-            self.plays,
-            self.announcements,
-            self.correct,
-            self.cross_n,
-            self.cross_correct,
-            self.mult10,
-            self.timeouts,
-            self.add_cross_n,
-            self.add_cross_correct,
-        )
+        totals = self.totals()
         return summary_from_totals(
             totals, median_compute_ms=median_int(self.times), sessions=len(self.sessions)
         )
 
 
 class Totals(NamedTuple):
-    """The counts behind a summary: sums over any number of plays or sessions."""
+    """The counts behind a summary: sums over any number of plays or sessions.
+    Stored per (pupil, session) as the same-named columns of
+    ``PupilSessionSummary``, read back in this order."""
 
     plays: int
     announcements: int
@@ -155,6 +184,8 @@ class Totals(NamedTuple):
     timeouts: int
     add_crossing_announcements: int = 0  # of the crossing announcements, the additions
     add_crossing_correct: int = 0
+    think_count: int = 0  # the timed announcements
+    think_ms_sum: int = 0  # their think times, summed (a mean pools exactly)
 
 
 def summary_from_totals(
@@ -187,6 +218,9 @@ def summary_from_totals(
         sub_crossing_announcements=cross - add,
         sub_crossing_correct=cross_ok - add_ok,
         accuracy_sub_crossing=pct(cross_ok - add_ok, cross - add),
+        mean_think_ms=round(totals.think_ms_sum / totals.think_count)
+        if totals.think_count
+        else None,
     )
 
 
@@ -201,14 +235,54 @@ class SessionCounts(NamedTuple):
     totals: Totals
     compute_ms: list[int]  # sorted
 
-    # The stored columns, in this order (the raw reader selects them so).
-    COLUMNS = ("pupil_id", "class_session_id", "first_at", *Totals._fields, "compute_ms")
-
     @classmethod
     def from_columns(cls, row: Sequence[Any]) -> SessionCounts:
-        """From a row of :attr:`COLUMNS` (``first_at`` and ``compute_ms``
-        already converted)."""
+        """From a row of :data:`SESSION_COUNTS_COLUMNS` (``first_at`` and
+        ``compute_ms`` already converted)."""
         return cls(row[0], row[1], row[2], Totals(*row[3:-1]), row[-1])
+
+
+# The stored columns of a :class:`SessionCounts`, in this order (the raw
+# reader selects them so): every count of ``Totals`` by its name.
+SESSION_COUNTS_COLUMNS: tuple[str, ...] = (
+    "pupil_id",
+    "class_session_id",
+    "first_at",
+    *Totals._fields,
+    "compute_ms",
+)
+
+
+class SessionTally(NamedTuple):
+    """What is stored for one pupil's session: its counts, and when its last
+    record was written."""
+
+    counts: SessionCounts
+    last_at: datetime
+
+
+def session_counts(plays: Iterable[Play]) -> list[SessionTally]:
+    """Per (pupil, session) counts of ``plays``, by the one rule
+    (:meth:`_Counter.feed`) the pupil's page counts with: a stored summary
+    is the pupil page's count of that session, by construction."""
+    groups: dict[tuple[int, int], list[Play]] = {}
+    for play in plays:
+        key = (play.pupil_id, play.session_id)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [play]
+        else:
+            group.append(play)
+    out = []
+    for (pupil_id, session_id), group in groups.items():
+        counter = _Counter()
+        counter.feed(group)
+        times = [play.created_at for play in group]
+        counts = SessionCounts(
+            pupil_id, session_id, min(times), counter.totals(), sorted(counter.times)
+        )
+        out.append(SessionTally(counts, max(times)))
+    return out
 
 
 def pooled_summary(

@@ -4,7 +4,7 @@ number of queries:
 - ``sessions``: classes, open sessions, who joined, the grouping board, the lobby;
 - ``monitor``: the live monitor's tables and free pupils;
 - ``records``: a pupil's records as plays, and the per-pupil figures cache;
-- ``summaries``: per-session counts, aggregated in SQL and stored (raw-SQL reader);
+- ``summaries``: per-session counts, stored (raw-SQL reader) or live from the records;
 - ``focus``: a pupil's targeted cards, assigned practices and how they went;
 - ``reports``: the class report, the pupil page, the parent page, the child's page.
 
@@ -55,7 +55,7 @@ from classroom.selectors.social import (
     class_social_tables,
     pupil_social_tables,
 )
-from classroom.selectors.summaries import class_summaries, summary_record
+from classroom.selectors.summaries import class_summaries
 
 __all__ = [
     "AssignmentOutcome",
@@ -95,7 +95,6 @@ __all__ = [
     "records_as_plays",
     "session_board",
     "session_tablets",
-    "summary_record",
     "teacher_classes",
     "teacher_open_sessions",
 ]

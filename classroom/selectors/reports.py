@@ -4,13 +4,14 @@ and the child's own page. Each reads with a fixed number of queries
 and takes its figures from ``classroom.insights``, so every page agrees.
 
 A new report is one function here, its figures in ``classroom.insights``, one
-view in ``classroom.views.reports`` and one template."""
+view in ``classroom.views.reports`` and one template. The class report's
+columns (and so its sort keys) are declared in ``classroom.report_columns``."""
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 
@@ -59,7 +60,7 @@ from classroom.models import (
     SchoolClass,
     SocialRecord,
 )
-from classroom.names import name_sort_key
+from classroom.report_columns import SORT_KEYS
 from classroom.selectors.records import (
     REPORT_CACHE_SECONDS,
     pupil_cached,
@@ -97,22 +98,6 @@ def _point(summary: SessionCounts, tz: tzinfo) -> SessionPoint:
     )
 
 
-SORT_KEYS: dict[str, Callable[[ClassReportRow], Any]] = {
-    "name": lambda r: name_sort_key(r.pupil.display_name),
-    "announcements": lambda r: r.summary.announcements,
-    "accuracy": lambda r: r.summary.accuracy,
-    "crossing": lambda r: r.summary.accuracy_add_crossing,
-    "borrow": lambda r: r.summary.accuracy_sub_crossing,
-    "non_crossing": lambda r: r.summary.accuracy_non_crossing,
-    "mult10": lambda r: r.summary.avoidable_mult10,
-    "mult10_rate": lambda r: r.summary.mult10_rate,
-    "median": lambda r: r.summary.median_compute_ms,
-    "timeouts": lambda r: r.summary.timeouts,
-    "trend": lambda r: r.trend.accuracy_delta,
-    "watch": lambda r: len(r.flags),
-}
-
-
 @dataclass
 class ClassReportRow:
     pupil: Pupil
@@ -128,11 +113,6 @@ class ClassReportRow:
         """Whether the pupil played at all in the period: a move, a missed
         turn, or a social game's table (a Purrfect lesson has no sums)."""
         return bool(self.summary.plays or self.summary.timeouts or any(self.social))
-
-    @property
-    def median_seconds(self) -> float | None:
-        ms = self.summary.median_compute_ms
-        return None if ms is None else ms / 1000
 
 
 @dataclass
@@ -305,6 +285,14 @@ def _class_cached(key: str, build: Callable[[], Any]) -> Any:
     return value
 
 
+# The shape of a cached class report: its figures and its columns. A new
+# figure or column makes new cache keys, so a report cached before a release
+# is never read back without it (the cache outlives a deploy).
+_REPORT_SHAPE = format(
+    zlib.crc32(repr(([f.name for f in fields(PupilSummary)], list(SORT_KEYS))).encode()), "x"
+)
+
+
 def class_report_cached(
     *,
     school_class: SchoolClass,
@@ -324,6 +312,7 @@ def class_report_cached(
         (
             "reports",
             "class",
+            _REPORT_SHAPE,
             str(school_class.pk),
             version,
             str(date_from or ""),

@@ -1,111 +1,64 @@
-"""Per (pupil, session) counts: aggregated in SQL, stored once a session is
-over, read back with the raw cursor. The class report reads these instead of
-every record, so it runs a fixed number of queries over a whole year."""
+"""Per (pupil, session) counts, read: the stored ones with the raw cursor, the
+sessions not stored yet counted live from their records. The class report
+reads these instead of every record, so it runs a fixed number of queries over
+a whole year.
+
+Only reads. Storing and dropping the rows is ``classroom.services.summaries``;
+both count with the pupil page's own rule (``insights.summary.session_counts``),
+so a stored row and a live count of the same session never differ."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
 
 from django.db import connection
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from classroom.insights import SessionCounts
+from classroom.insights.summary import SESSION_COUNTS_COLUMNS, SessionTally, session_counts
 from classroom.models import ClassSession, LearningRecord, Pupil, PupilSessionSummary, SchoolClass
+from classroom.selectors.records import records_as_plays
 
 # A session is summarised once it has been over for this long, so the last
 # records of a game that was still being written are not missed.
 SUMMARY_SETTLE = timedelta(minutes=2)
 
 
-def summary_record(record: LearningRecord) -> None:
-    """Called by ``classroom.learning`` after it writes ``record``: drops the
-    cached summaries of that session (if it was already summarised), so the
-    next report rebuilds the whole session from the records. The whole
-    session, not only this pupil's row: a session with some summaries counts
-    as summarised, so a lone missing row would never be rebuilt.
-
-    One statement written once: it runs on every move of a lesson, where the
-    ORM's filtered delete cost more to build than to run. The summaries have
-    no dependents and no signal receivers, so the ORM's delete did no more."""
-    with connection.cursor() as cursor:
-        cursor.execute(_summaries_drop_sql(connection.vendor), [record.class_session_id])
-
-
-@lru_cache(maxsize=4)
-def _summaries_drop_sql(vendor: str) -> str:
-    meta = PupilSessionSummary._meta
-    q = connection.ops.quote_name
-    return (
-        f"DELETE FROM {q(meta.db_table)}"
-        f" WHERE {q(meta.get_field('class_session').column)} = %s"
-    )
-
-
-_NOT_TIMED_OUT = Q(timed_out=False)
-_ANSWERED = Q(timed_out=False, correct__isnull=False)
-# What each stored count counts, by the summary's field name (the same rules
-# as ``classroom.insights.summary`` applies to the records one by one).
-_COUNTED = {
-    "plays": _NOT_TIMED_OUT,
-    "announcements": _ANSWERED,
-    "correct": _ANSWERED & Q(correct=True),
-    "crossing_announcements": _ANSWERED & Q(crossed_ten=True),
-    "crossing_correct": _ANSWERED & Q(crossed_ten=True, correct=True),
-    "avoidable_mult10": _NOT_TIMED_OUT & Q(multiple_of_ten=True, avoidable=True),
-    "timeouts": Q(timed_out=True),
-    "add_crossing_announcements": _ANSWERED & Q(crossed_ten=True, card_kind="add"),
-    "add_crossing_correct": _ANSWERED & Q(crossed_ten=True, card_kind="add", correct=True),
-}
-
-
-def _aggregate_summaries(
-    session_ids: list[int], *, pupil: Pupil | None = None
-) -> list[PupilSessionSummary]:
-    """Per (pupil, session) figures in SQL (conditional aggregation), plus one
-    compact query of the correct answers' times. Two queries; unsaved rows."""
+def session_tallies(session_ids: list[int], *, pupil: Pupil | None = None) -> list[SessionTally]:
+    """The per (pupil, session) counts of these sessions (of one pupil), from
+    their records: one query, counted by the pupil page's own rule
+    (``insights.summary.session_counts``)."""
     if not session_ids:
         return []
     records = LearningRecord.objects.filter(class_session_id__in=session_ids)
     if pupil is not None:
         records = records.filter(pupil=pupil)
-    counts = {f"n_{field}": Count("id", filter=rule) for field, rule in _COUNTED.items()}
-    rows = (
-        records.values("pupil_id", "class_session_id")
-        .annotate(first=Min("created_at"), last=Max("created_at"), **counts)
-        .order_by()
-    )
-    times: dict[tuple[int, int], list[int]] = {}
-    for pid, sid, ms in records.filter(
-        _ANSWERED, correct=True, compute_ms__isnull=False
-    ).values_list("pupil_id", "class_session_id", "compute_ms"):
-        times.setdefault((pid, sid), []).append(ms)
-    out = []
-    for row in rows:
-        key = (row["pupil_id"], row["class_session_id"])
-        out.append(
-            PupilSessionSummary(
-                pupil_id=key[0],
-                class_session_id=key[1],
-                first_at=row["first"],
-                last_at=row["last"],
-                **{field: row[f"n_{field}"] for field in _COUNTED},
-                compute_ms=sorted(times.get(key, [])),
-            )
-        )
-    return out
+    return session_counts(records_as_plays(records))
 
 
 def summaries_aggregate(session_ids: list[int]) -> list[PupilSessionSummary]:
-    """The (unsaved) per-pupil summaries of these sessions, for
-    ``services.reports`` to store when a session ends."""
-    return _aggregate_summaries(session_ids)
+    """The (unsaved) per-pupil summary rows of these sessions."""
+    return [
+        PupilSessionSummary.from_counts(t.counts, last_at=t.last_at)
+        for t in session_tallies(session_ids)
+    ]
 
 
-def _row(s: PupilSessionSummary) -> SessionCounts:
-    return SessionCounts.from_columns([getattr(s, f) for f in SessionCounts.COLUMNS])
+def sessions_to_summarise(*, school_class: SchoolClass) -> list[int]:
+    """The class's sessions over (for ``SUMMARY_SETTLE``) that have records
+    but no stored summary: a late record dropped them, or they were never
+    stored. One query."""
+    cutoff = timezone.now() - SUMMARY_SETTLE
+    return list(
+        ClassSession.objects.filter(
+            school_class=school_class, ended_at__isnull=False, ended_at__lte=cutoff
+        )
+        .filter(Exists(LearningRecord.objects.filter(class_session=OuterRef("pk"))))
+        .exclude(Exists(PupilSessionSummary.objects.filter(class_session=OuterRef("pk"))))
+        .values_list("pk", flat=True)
+    )
 
 
 def _read_summaries(
@@ -118,15 +71,18 @@ def _read_summaries(
     per row) cost three times the query on a class's 3,600 rows. Here the
     timestamp comes back as text on SQLite (``|| ''`` drops the declared type
     that would make sqlite3 parse it in Python) and is read with the C
-    ``datetime.fromisoformat``; PostgreSQL returns aware datetimes itself."""
+    ``datetime.fromisoformat``; PostgreSQL returns aware datetimes itself.
+    The columns are ``SESSION_COUNTS_COLUMNS``, by name: a new count of
+    ``Totals`` is read with no change here."""
     table = connection.ops.quote_name(PupilSessionSummary._meta.db_table)
     sessions = connection.ops.quote_name(ClassSession._meta.db_table)
     sqlite = connection.vendor == "sqlite"
     first = "s.first_at || ''" if sqlite else "s.first_at"
     columns = ", ".join(
         first if f == "first_at" else f"s.{connection.ops.quote_name(f)}"
-        for f in SessionCounts.COLUMNS
+        for f in SESSION_COUNTS_COLUMNS
     )
+    param: int | None
     if pupil_id is not None:
         where, param = "s.pupil_id = %s", pupil_id
         sql = f"SELECT {columns} FROM {table} s WHERE {where}"
@@ -159,9 +115,9 @@ def class_summaries(
     """Every (pupil, session) summary of the class (or of one of its pupils),
     oldest first.
 
-    Finished sessions come from the cache and are summarised (then stored)
-    the first time they are read; open or just-ended sessions are aggregated
-    live. At most six queries, whatever the number of records."""
+    Stored sessions are read from the table; the others (open, just ended,
+    or not stored yet: ``services.summaries`` stores them) are counted live
+    from their records. At most four queries, whatever the number of records."""
     cutoff = timezone.now() - SUMMARY_SETTLE
     if pupil is not None:
         cached = _read_summaries(pupil_id=pupil.pk)
@@ -174,15 +130,8 @@ def class_summaries(
             Q(ended_at__isnull=True) | Q(ended_at__gt=cutoff) | Q(summaries__isnull=True)
         )
     summarised = {s.class_session_id for s in cached}
-    candidates = list(candidates_qs.values_list("pk", "ended_at").distinct())
-    live = [pk for pk, _ended in candidates if pk not in summarised]
-    fresh = _aggregate_summaries(live, pupil=pupil)
-    settled = {pk for pk, ended in candidates if ended is not None and ended <= cutoff}
-    to_store = [s for s in fresh if s.class_session_id in settled]
-    if to_store:
-        # Two teachers' tabs may race to store the same rows: the unique
-        # constraint keeps one, the other insert is ignored.
-        PupilSessionSummary.objects.bulk_create(to_store, ignore_conflicts=True, batch_size=500)
-    out = cached + [_row(s) for s in fresh]
+    candidates = candidates_qs.values_list("pk", flat=True).distinct()
+    live = [pk for pk in candidates if pk not in summarised]
+    out = cached + [t.counts for t in session_tallies(live, pupil=pupil)]
     out.sort(key=lambda s: (s.first_at, s.class_session_id))
     return out

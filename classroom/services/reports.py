@@ -6,7 +6,7 @@ session ends, its per-pupil summaries are stored and the class report's
 default view is drawn, after commit and on a background thread, so the
 teacher's "Terminer" returns at once and the next report is a cache read.
 A record that arrives later still drops the session's summaries
-(``selectors.summary_record``): the next report then aggregates it live.
+(``services.summaries.summaries_drop``): the next report stores them again.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import translation
 
 from classroom import selectors
-from classroom.models import ClassSession, PupilSessionSummary
-from classroom.selectors.summaries import summaries_aggregate
+from classroom.models import ClassSession
+from classroom.report_pages import class_report_body
+from classroom.services.summaries import summaries_store
 
 logger = logging.getLogger(__name__)
 
@@ -38,19 +39,13 @@ def session_summaries_build(*, class_session_id: int) -> int:
     )
     if class_session is None or class_session.ended_at is None:
         return 0
-    rows = summaries_aggregate([class_session_id])
-    with transaction.atomic():
-        PupilSessionSummary.objects.filter(class_session_id=class_session_id).delete()
-        PupilSessionSummary.objects.bulk_create(rows, ignore_conflicts=True, batch_size=500)
+    stored = summaries_store(session_ids=[class_session_id])
     if not class_session.practice:
-        # Reaching up to the view at call time: the page's body is what the
-        # teacher's next report reads from the cache.
-        from classroom.views.reports import class_report_body
-
+        # The page's body is what the teacher's next report reads from the cache.
         with translation.override(settings.LANGUAGE_CODE):
             report = selectors.class_report_cached(school_class=class_session.school_class)
             class_report_body(report)
-    return len(rows)
+    return stored
 
 
 def _build_in_thread(class_session_id: int) -> None:

@@ -2,7 +2,9 @@
 
 Thin views: ``classroom.access`` authorises (one 404 for missing and
 forbidden), ``classroom.selectors`` reads with a fixed number of queries,
-``classroom.charts`` draws. Sorting is done by plain links (``?sort=…``), so
+``classroom.charts`` draws. The class report's columns (page and CSV) are
+declared once, in ``classroom.report_columns``; its body is rendered by
+``classroom.report_pages``. Sorting is done by plain links (``?sort=…``), so
 the table works with no JavaScript and survives a reload.
 """
 
@@ -17,7 +19,6 @@ from datetime import time as datetime_time
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -29,39 +30,22 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.formats import date_format
-from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from cardgames.parsing import whole_number
-from cardgames.ui.chasse import focus_line
+from cardgames.ui import practice_focus_line
 from classroom import access, charts, selectors, services
-from classroom.forms import ReportFilterForm
 from classroom.insights import CarryGrid
 from classroom.models import (
     LearningRecord,
 )
+from classroom.report_columns import CLASS_REPORT_COLUMNS
+from classroom.report_pages import class_report_body
 from classroom.selectors import export
-from classroom.selectors.records import REPORT_CACHE_SECONDS
-
-# The columns of the class report: (sort key, label, what the header says to a screen reader).
-COLUMNS: tuple[tuple[str, Any], ...] = (
-    ("name", gettext_lazy("Élève")),
-    ("announcements", gettext_lazy("Annonces")),
-    ("accuracy", gettext_lazy("Réussite")),
-    ("non_crossing", gettext_lazy("Sans retenue")),
-    ("crossing", gettext_lazy("Retenue en ajoutant")),
-    ("borrow", gettext_lazy("Emprunt en soustrayant")),
-    ("mult10", gettext_lazy("Dizaines évitables")),
-    ("mult10_rate", gettext_lazy("Dizaines / 100 coups")),
-    ("median", gettext_lazy("Temps médian")),
-    ("timeouts", gettext_lazy("Temps écoulés")),
-    ("trend", gettext_lazy("Tendance")),
-    ("watch", gettext_lazy("À surveiller")),
-)
-
+from classroom.services.summaries import class_summaries_store
 
 # The dates a report may be asked for: the app did not exist before 2000, and
 # a year ahead is the furthest a teacher plans. Anything else (0001-01-01,
@@ -124,6 +108,9 @@ def _class_report(
     session_id: int | None,
 ) -> selectors.ClassReport:
     school_class = access.access_class(request.user, class_id)
+    # The sessions over and not summarised yet are stored first, so each is
+    # counted from its records once, not on every report.
+    class_summaries_store(school_class=school_class)
     sort = request.GET.get("sort", "name")
     return selectors.class_report_cached(
         school_class=school_class,
@@ -133,76 +120,6 @@ def _class_report(
         sort=sort,
         descending=request.GET.get("dir") == "desc",
     )
-
-
-def _query(report: selectors.ClassReport, **extra: Any) -> str:
-    params: dict[str, Any] = {}
-    if report.session is not None:
-        params["session"] = report.session.pk
-    else:
-        if report.date_from:
-            params["from"] = report.date_from.isoformat()
-        if report.date_to:
-            params["to"] = report.date_to.isoformat()
-    params.update({k: v for k, v in extra.items() if v is not None})
-    return urlencode(params)
-
-
-def class_report_body(report: selectors.ClassReport) -> str:
-    """The report's page minus the page around it (menu, messages, CSRF): it
-    depends on the report only, so it is rendered once per cached report, and
-    the end of a session renders the default view in the background."""
-
-    def build() -> str:
-        headers = []
-        for key, label in COLUMNS:
-            active = report.sort == key
-            # A first click sorts "worst first" where that is what a teacher
-            # looks for (lowest accuracy, slowest, most tens), names A → Z.
-            first_desc = key in {"mult10", "mult10_rate", "median", "timeouts", "watch"}
-            desc = (not report.descending) if active else first_desc
-            headers.append(
-                {
-                    "key": key,
-                    "label": label,
-                    "active": active,
-                    "aria_sort": ("descending" if report.descending else "ascending")
-                    if active
-                    else "none",
-                    "url": "?" + _query(report, sort=key, dir="desc" if desc else "asc"),
-                }
-            )
-        form = ReportFilterForm(
-            initial={
-                "date_from": report.date_from,
-                "date_to": report.date_to,
-                "session": report.session.pk if report.session else None,
-            },
-            sessions=report.sessions,
-        )
-        return render_to_string(
-            "classroom/reports/_class_report_body.html",
-            {
-                "report": report,
-                "school_class": report.school_class,
-                "headers": headers,
-                "chart": selectors.class_report_chart(report=report),
-                "form": form,
-                "watched": [r for r in report.rows if r.flags],
-                "query": _query(
-                    report, sort=report.sort, dir="desc" if report.descending else None
-                ),
-            },
-        )
-
-    if not report.cache_key:
-        return build()
-    key = f"{report.cache_key}:body"
-    body = cache.get(key)
-    if body is None:
-        body = build()
-        cache.set(key, body, REPORT_CACHE_SECONDS)
-    return str(body)
 
 
 def class_report(request: HttpRequest, class_id: int) -> HttpResponse:
@@ -260,15 +177,6 @@ def _csv_response(filename: str, rows: Iterator[list[Any]]) -> StreamingHttpResp
     return response
 
 
-def _num(value: float | int | None, digits: int = 1) -> str:
-    """A French spreadsheet number: decimal comma, empty when unknown."""
-    if value is None:
-        return ""
-    if isinstance(value, int):
-        return str(value)
-    return f"{value:.{digits}f}".replace(".", ",")
-
-
 def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text).strip("-").lower() or "classe"
 
@@ -283,35 +191,12 @@ def class_report_csv(request: HttpRequest, class_id: int) -> HttpResponse | Stre
 
     def rows() -> Iterator[list[Any]]:
         yield [
-            _("Élève"),
-            _("Annonces"),
-            _("Réussite (%)"),
-            _("Réussite sans retenue (%)"),
-            _("Réussite avec retenue, en ajoutant (%)"),
-            _("Réussite avec emprunt, en soustrayant (%)"),
-            _("Dizaines évitables"),
-            _("Dizaines évitables pour 100 coups"),
-            _("Temps médian des bonnes réponses (s)"),
-            _("Temps écoulés"),
-            _("Évolution de la réussite (points)"),
-            _("À surveiller"),
+            *(str(column.csv_label) for column in CLASS_REPORT_COLUMNS),
             *(social.csv_headers() if social else []),
         ]
         for r in report.rows:
-            s = r.summary
             yield [
-                r.pupil.display_name,
-                s.announcements,
-                _num(s.accuracy),
-                _num(s.accuracy_non_crossing),
-                _num(s.accuracy_add_crossing),
-                _num(s.accuracy_sub_crossing),
-                s.avoidable_mult10,
-                _num(s.mult10_rate, 2),
-                _num(None if s.median_compute_ms is None else s.median_compute_ms / 1000),
-                s.timeouts,
-                _num(r.trend.accuracy_delta),
-                " ".join(f.message for f in r.flags),
+                *(column.csv_cell(r) for column in CLASS_REPORT_COLUMNS),
                 *(social.csv_cells(r.pupil.pk) if social else []),
             ]
 
@@ -422,7 +307,7 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             # Picktura's end-of-game additions: their own section, apart from the Chasse figures.
             "score_sums": selectors.pupil_score_sums(pupil=pupil),
             "now": timezone.now(),
-            "focus_line": focus_line(report.figures.focus.entry(seat=0))
+            "focus_line": practice_focus_line(report.figures.focus.entry(seat=0))
             if report.figures.focus
             else "",
             "outcomes": selectors.assignment_outcomes(pupil=pupil),
