@@ -29,6 +29,8 @@ from benchmarks.robots import robot_move  # noqa: E402
 
 
 def main() -> None:
+    """Each measurement after the other, as the report prints them. Long on
+    purpose: a benchmark is read top to bottom as the run it makes."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--renders", type=int, default=300)
     parser.add_argument("--moves", type=int, default=6, help="bot moves played before measuring")

@@ -42,119 +42,7 @@ OVER = re.compile(r'id="table-state"[^>]*data-over="1"')
 LEGAL = re.compile(r'data-card="(\d+)" data-legal="1"')
 DISCARD = re.compile(r'class="cg-hand" data-discard="1"')
 
-
-# --------------------------------------------------------------------------- server side
-def page_origin(url: str) -> str:
-    """The ``Origin`` a tablet's browser sends: the page's own scheme, host and
-    port (the server checks all three, ``config/origin.py``)."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    return f"{'https' if parts.scheme == 'wss' else 'http'}://{parts.netloc}"
-
-
-def make_application() -> Any:
-    """The project's own ASGI application (``config.asgi``: its middleware, origin
-    check and process settings) plus a bare echo route for the floor."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from channels.auth import AuthMiddlewareStack
-    from channels.generic.websocket import AsyncWebsocketConsumer
-    from channels.routing import URLRouter
-    from django.urls import path
-
-    from config import asgi
-    from config.origin import SameOriginValidator
-
-    class EchoConsumer(AsyncWebsocketConsumer):
-        """The floor: no database, no template, just the channel-layer fan-out."""
-
-        async def connect(self) -> None:
-            self.group = f"echo-{self.scope['url_route']['kwargs']['group']}"
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            await self.accept()
-
-        async def receive(
-            self, text_data: str | None = None, bytes_data: bytes | None = None
-        ) -> None:
-            await self.channel_layer.group_send(self.group, {"type": "echo.msg", "text": text_data})
-
-        async def echo_msg(self, event: dict[str, Any]) -> None:
-            await self.send(text_data=event["text"])
-
-    # The echo goes through the same middleware as a table's socket.
-    echo = SameOriginValidator(
-        AuthMiddlewareStack(URLRouter([path("ws/bench/echo/<int:group>/", EchoConsumer.as_asgi())]))
-    )
-
-    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket" and scope["path"].startswith("/ws/bench/echo/"):
-            await echo(scope, receive, send)
-        else:
-            await asgi.application(scope, receive, send)
-
-    return application
-
-
-def setup_data(tables: int, group_key: str = "bench") -> list[dict[str, Any]]:
-    """Tables, seats and browser sessions, written straight to the scratch DB
-    (also the load test's school: ``benchmarks/loadtest.py``).
-
-    The tables are a lesson's, as in a school: each table's pupils belong to
-    a class and its tables to that class's session, so every move a pupil
-    makes also writes their learning record, as it does for a teacher. (With
-    tables of no session, that part of a move was never measured: it cost
-    more than the move itself.)"""
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.test import Client
-
-    from cardgames import runtime, services
-
-    runtime.schedule = lambda table_id, at: None  # the server schedules bots, not us
-    from classroom.models import ClassSession, Pupil, SchoolClass
-
-    staff = get_user_model().objects.create(username=f"{group_key}-prof", is_staff=True)
-    school_class = SchoolClass.objects.create(teacher=staff, name=f"{group_key} CE1", level="CE1")
-    lesson = ClassSession.objects.create(
-        school_class=school_class, game="chasse", options={}, join_code="246813"
-    )
-    client = Client()
-    client.force_login(staff)
-    projector_cookie = client.cookies["sessionid"].value
-    out = []
-    for number in range(tables):
-        pupils = [
-            services.SeatSpec(player_key=pupil.player_key, display_name=pupil.display_name)
-            for pupil in (
-                Pupil.objects.create(
-                    school_class=school_class,
-                    display_name=f"Élève {number}-{i}",
-                    avatar="chat",
-                    picture_code=[i, number % 9],
-                )
-                for i in range(3)
-            )
-        ]
-        table = services.table_create(
-            game="chasse",
-            seats=[*pupils, services.bot_seat(level="medium", number=1)],
-            options={"announce": "shown", "tokens": 5, "target": 200},
-            seed=number + 1,
-            group_key=lesson.group_key,
-            number=number + 1,
-        )
-        services.table_start(table=table)
-        cookies = []
-        for spec in pupils:
-            store = SessionStore()
-            store["player_key"] = spec.player_key
-            store.save()
-            cookies.append(store.session_key)
-        out.append({"id": table.pk, "pupils": cookies, "projector": projector_cookie})
-    return out
+from benchmarks.tablets import page_origin, process_cpu_seconds, setup_data  # noqa: E402
 
 
 # --------------------------------------------------------------------------- clients
@@ -247,10 +135,6 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
     return q[49], q[94], q[98]
 
 
-def process_cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far, from ``/proc``."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def play_tables(
@@ -264,7 +148,8 @@ async def play_tables(
 ) -> list[float]:
     """Play the tables; ``costs`` gets the server's CPU seconds and the table
     changes (pupils' and robots' moves) of the timed part; ``handled`` the
-    round trips as this client handled the messages (``timed_connection``)."""
+    round trips as this client handled the messages (``timed_connection``).
+    Long on purpose: the players' loop and what it times stay side by side."""
     samples: list[float] = []
     deadline = time.perf_counter() + seconds
     sockets: list[list[Socket]] = []
@@ -401,6 +286,8 @@ def free_port() -> int:
 
 
 def main() -> None:
+    """Set up, serve, play, report. Long on purpose: a benchmark is read top
+    to bottom as the run it makes, its server started and stopped in one place."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--tables", type=int, default=10)
@@ -411,7 +298,7 @@ def main() -> None:
         " 0.05,0.2 is a stress test)",
     )
     args = parser.parse_args()
-    from benchmarks.loadtest import machine_speed
+    from benchmarks.tablets import machine_speed
 
     # Shared virtual cores vary by half from hour to hour: say how fast this
     # machine was, so two runs (and their verdicts) can be compared.
@@ -447,7 +334,7 @@ def main() -> None:
             sys.executable,
             "-m",
             "uvicorn",
-            "benchmarks.bench_ws:make_application",
+            "benchmarks.tablets:make_application",
             "--factory",
             "--host",
             "127.0.0.1",

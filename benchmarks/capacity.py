@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import common, loadtest  # noqa: E402
+from benchmarks import common, tablets  # noqa: E402
 
 PY_SPY = os.environ.get("PY_SPY") or shutil.which("py-spy") or "/tmp/pyspy/bin/py-spy"
 
@@ -43,12 +43,12 @@ PY_SPY = os.environ.get("PY_SPY") or shutil.which("py-spy") or "/tmp/pyspy/bin/p
 # =========================================================================== one step
 def child(args: argparse.Namespace) -> dict[str, Any]:
     """One step: the load test's ``pg2`` configuration (no kill) on our services."""
-    loadtest.PG_BASE = args.pg
-    loadtest.REDIS_BASE = args.redis
-    loadtest.free_port = common.pick_port  # the server's port: our range
+    tablets.PG_BASE = args.pg
+    tablets.REDIS_BASE = args.redis
+    tablets.free_port = common.pick_port  # the server's port: our range
     os.environ["LOADTEST_REDIS_DB"] = "0"
     if args.profile:
-        run_clients = loadtest.run_clients
+        run_clients = tablets.run_clients
 
         async def profiled(base: str, tables: Any, largs: Any, config: str, master: int, workers: int) -> Any:
             spies = [
@@ -58,7 +58,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )
                 # One worker runs in uvicorn's own process (no children).
-                for number, pid in enumerate(loadtest.worker_pids(master) or [master])
+                for number, pid in enumerate(tablets.worker_pids(master) or [master])
             ]
             try:
                 return await run_clients(base, tables, largs, config, master, workers)
@@ -72,12 +72,12 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
                         spy.kill()
                         spy.wait(5)
 
-        loadtest.run_clients = profiled  # type: ignore[assignment]
+        tablets.run_clients = profiled  # type: ignore[assignment]
     largs = argparse.Namespace(
         tables=args.tables, seconds=args.seconds, floor_seconds=2.0, pace="2,6", idle=3.0,
         workers=args.workers, kill=False, choose=True,
     )
-    return loadtest.child("pg2", largs)
+    return tablets.child("pg2", largs)
 
 
 # =========================================================================== the search

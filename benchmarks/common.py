@@ -1,7 +1,7 @@
 """What the fault run, the soak and the capacity search share (issue 49).
 
-They import this module and ``benchmarks/loadtest.py`` (its tablets, its
-database checks); neither of those imports them back.
+They import this module and ``benchmarks/tablets.py`` (the load test's
+tablets, its database checks), never each other nor the load test itself.
 
 - ports from the range these benchmarks own (8230-8299), never a random one;
 - ``own_stack()``: a PostgreSQL and a Redis of the run's own
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import loadtest  # noqa: E402
+from benchmarks import tablets  # noqa: E402
 from benchmarks.fault_services import OwnPostgres, OwnRedis  # noqa: E402
 
 PORTS = range(8230, 8300)
@@ -141,10 +141,10 @@ class Server:
         time.sleep(1.0)
 
     def worker_pids(self) -> list[int]:
-        return loadtest.worker_pids(self.proc.pid) if self.proc else []
+        return tablets.worker_pids(self.proc.pid) if self.proc else []
 
     def cpu_seconds(self) -> float:
-        return loadtest.server_cpu_seconds(self.proc.pid) if self.proc else 0.0
+        return tablets.server_cpu_seconds(self.proc.pid) if self.proc else 0.0
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
@@ -299,7 +299,7 @@ class LogWatch:
             crashed = any(word in entry.text for word in CRASHES)
             if OUTAGE_LINE.search(entry.text) and not is_tb:
                 notices[f"[{entry.phase}] {_squash(entry.text)}"] += 1
-            elif is_tb or loadtest.LOG_ERROR.search(entry.text):
+            elif is_tb or tablets.LOG_ERROR.search(entry.text):
                 if in_fault and not crashed and CONNECTION_ERROR.search(entry.head or entry.text):
                     expected[f"[{entry.phase}] {_squash(entry.head)}"] += 1
                 elif any(word in entry.text for word in NOT_ERRORS):

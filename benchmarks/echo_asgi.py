@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 
-from benchmarks.bench_ws import make_application
+from benchmarks.tablets import make_application
 
 _application = make_application()
 _installed = False

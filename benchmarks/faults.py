@@ -18,7 +18,7 @@ projector: 4 sockets each) playing at a child's pace, three faults in turn:
    move (before any reply), reconnect, and resend the same move (a tablet that
    never saw its answer): each move must be applied once, and shown.
 
-Afterwards the database is checked (``loadtest.check_database``): no gap and no
+Afterwards the database is checked (``tablets.check_database``): no gap and no
 duplicate in any event log or move list, applied pupil moves = acknowledged
 moves + the cut ones that applied, every socket's screen = the engine's view.
 The server log is read during the run: every traceback or error line is listed
@@ -53,8 +53,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import common, loadtest  # noqa: E402
-from benchmarks.loadtest import DISCARD, LEGAL, Tablet, wait_any  # noqa: E402
+from benchmarks import common, tablets  # noqa: E402
+from benchmarks.tablets import DISCARD, LEGAL, Tablet, wait_any  # noqa: E402
 
 OUTAGE_TEXT = "Connexion au serveur perdue"
 BUSY_TEXT = "le serveur se reconnecte"
@@ -107,7 +107,7 @@ async def handshake_status(url: str, cookie: str) -> tuple[int, FaultTablet]:
     from websockets.exceptions import InvalidStatus
 
     tablet = FaultTablet(url, cookie, None)
-    headers = {"Origin": loadtest.page_origin(url), "Cookie": f"sessionid={cookie}"}
+    headers = {"Origin": tablets.page_origin(url), "Cookie": f"sessionid={cookie}"}
     try:
         tablet.ws = await websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=15)
     except InvalidStatus as refused:
@@ -164,9 +164,9 @@ class Run:
 
 
 async def drive_table(run: Run, table: dict[str, Any], seed: int) -> None:
-    """The load test's pupils (``loadtest.drive_table``), who also notice "un
+    """The load test's pupils (``tablets.drive_table``), who also notice "un
     instant" (and tap again a moment later) and can lose their connection
-    right after a move."""
+    right after a move. One pupil's loop: long, but read as what a child does."""
     rng = random.Random(seed)
     group = run.groups[table["id"]]
     pupils = group[:3]
@@ -307,7 +307,8 @@ async def fault(
     stop: Any, start: Any, probes: int,
 ) -> dict[str, Any]:
     """One outage: stop the service, probe the server meanwhile, start it,
-    measure how long until every screen is current."""
+    measure how long until every screen is current. Long on purpose: one
+    outage's timeline, read in the order it happens."""
     everyone = [(tid, t) for tid, group in run.groups.items() for t in group]
     table_ids = list(run.groups)
     run.watch.phase = f"{name}-outage"
@@ -425,6 +426,9 @@ async def play(
     server: common.Server, pg: Any, redis: Any, database_url: str,
     tables: list[dict[str, Any]], args: argparse.Namespace,
 ) -> tuple[dict[str, Any], common.LogWatch]:
+    """The whole fault run: the school plays while each outage comes and goes.
+    Long on purpose: the run's phases read in the order they happen, each
+    figure next to the phase it measures."""
     pace = tuple(float(x) for x in args.pace.split(","))
     groups: dict[int, list[FaultTablet]] = {}
     for table in tables:
@@ -492,11 +496,11 @@ async def play(
         return set(Move.objects.filter(table_id__in=list(groups), by_bot=False).values_list("nonce", flat=True))
 
     applied = await applied_nonces()
-    stats = loadtest.Stats()
+    stats = tablets.Stats()
     for attempt in run.attempts:
         if attempt.outcome == "acked" or (attempt.cut and attempt.nonce in applied):
             stats.acked_nonces.add(attempt.nonce)
-    problems: list[str] = await sync_to_async(loadtest.check_database)(groups, stats)  # type: ignore[arg-type]
+    problems: list[str] = await sync_to_async(tablets.check_database)(groups, stats)  # type: ignore[arg-type]
     cut_attempts = [a for a in run.attempts if a.cut]
     for a in cut_attempts:
         if a.nonce not in applied:
@@ -648,7 +652,7 @@ def main() -> None:
         server = common.Server(args.workers, env, workdir / "server.log")
         # This process reads the database too, without a pool (PostgreSQL restarts).
         os.environ.update({**env, "DB_POOL_MAX_SIZE": "0"})
-        tables = loadtest.setup_tables(args.tables)
+        tables = tablets.setup_tables(args.tables)
         from django.db import connections
 
         connections.close_all()

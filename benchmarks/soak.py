@@ -38,8 +38,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import common, loadtest  # noqa: E402
-from benchmarks.loadtest import Tablet  # noqa: E402
+from benchmarks import common  # noqa: E402
+from benchmarks.tablets import Stats, Tablet, drive_table  # noqa: E402
 
 _setup_lock = threading.Lock()
 
@@ -74,7 +74,7 @@ def new_lesson(tables: int, key: str) -> list[dict[str, Any]]:
         from classroom.models import ClassSession
 
         ClassSession.objects.filter(join_code="246813", ended_at__isnull=True).update(join_code=None)
-        from benchmarks.bench_ws import setup_data
+        from benchmarks.tablets import setup_data
 
         try:
             return setup_data(tables, group_key=key)
@@ -101,7 +101,7 @@ class School:
     server: common.Server
     args: argparse.Namespace
     active: list[SoakTablet]
-    stats: loadtest.Stats
+    stats: Stats
     lessons: int = 0
     ended: int = 0
     end_errors: int = 0
@@ -132,7 +132,7 @@ async def one_class(school: School, number: int, until: float) -> None:
         school.active.extend(tablets)
         end = min(until, time.perf_counter() + lesson_seconds)
         drivers = [
-            loadtest.drive_table(t, groups[t["id"]], end, pace, school.stats, hash(key) + n, True)  # type: ignore[arg-type]
+            drive_table(t, groups[t["id"]], end, pace, school.stats, hash(key) + n, True)  # type: ignore[arg-type]
             for n, t in enumerate(tables)
         ]
         await asyncio.gather(*drivers)
@@ -220,7 +220,7 @@ def growth_per_hour(points: list[tuple[float, float]]) -> float:
 async def morning(server: common.Server, pg: Any, redis: Any, args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     until = start + args.minutes * 60
-    school = School(server, args, [], loadtest.Stats())
+    school = School(server, args, [], Stats())
     watch = common.LogWatch(server.log_path, phase="soak")
     samples: list[dict[str, Any]] = []
 

@@ -1,8 +1,10 @@
 """One websocket per table, for every game: ``ws/table/<table_id>/``.
 
-The consumer knows no game. It resolves who the socket is from the *session*
-(never from a message), hands moves to ``services``, and answers every change
-of the table by re-rendering its own seat's view from the database. Bad input
+The consumer is the socket and knows no game. It resolves who the socket is
+from the *session* (never from a message: ``services.sockets``), decodes each
+message (``wire``), re-checks its access (``revocation.Watch``), hands it to
+``services.messages`` and sends back what that says; every change of the table
+is answered by re-rendering its own seat's view (``table_screen``). Bad input
 gets a French notice and the socket stays open; the handlers never sleep.
 
 The cost of a move is kept small and off the database threads (``db_work``:
@@ -23,8 +25,8 @@ Channels' one thread on SQLite, a few on PostgreSQL):
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -40,26 +42,24 @@ from cardgames import (
     services,
     socket_budget,
     table_hub,
-    ui,
     wire,
 )
-from cardgames.access import TableAccess, resolve_table_access
+from cardgames.access import TableAccess
 from cardgames.dbwork import NoLoopConnectionClose, db_work
-from cardgames.engines.base import IllegalAction
 from cardgames.gone_sockets import GoneSocketMixin
 from cardgames.i18n import SocketLanguageMixin
 from cardgames.live_screens import (
     opening_slots,
-    read_snapshot,
-    render_screen,
     screens_in_flight_drawn,
     screens_queued_drawn,
     shared_snapshot,
 )
 from cardgames.models import Table
-from cardgames.parsing import whole_number
-from cardgames.services.after_reply import Receivers
+from cardgames.services.messages import Reply, message_handle, refusal_say
 from cardgames.services.notify import group_send_retried
+from cardgames.services.sockets import socket_open, socket_reseat, viewer_resolve
+from cardgames.snapshot import Snapshot, snapshot
+from cardgames.table_screen import TableScreenMixin
 
 logger = logging.getLogger(__name__)
 
@@ -67,48 +67,27 @@ logger = logging.getLogger(__name__)
 CLOSE_SESSION_ENDED = 4000
 CLOSE_SEAT_LOST = 4001
 CLOSE_SIGNED_OUT = 4002
-# Refusals that mean "your screen is out of date": the fresh one goes with them.
-RERENDER_CODES = ("stale", "not_your_turn", "paused", "finished", "seat_changed")
-
-
-def _parse_int(value: Any) -> int:
-    """Form values arrive as strings; anything but a plain whole number is malformed."""
-    number = whole_number(value, max_digits=12)
-    if number is None:
-        raise services.ActionRefused("malformed")
-    return number
 
 
 class AccessLost(Exception):
     """The socket's browser session was signed out since it connected."""
 
 
-@dataclass(frozen=True)
-class _Fresh:
-    """``_handle``'s answer when the socket must be shown its table again (after
-    its own move, a choice, or a refusal on an out-of-date screen)."""
-
-    snap: rendering.Snapshot | None
-    notice: str = ""
-    whole: bool = False
-    # The broadcast of the move this answers: its read and renders are shared.
-    stamp: str | None = None
-    # The move's receivers (the learning record), run once this screen is sent.
-    later: tuple[Receivers, ...] = ()
-
-
 class TableConsumer(
-    SocketLanguageMixin, GoneSocketMixin, NoLoopConnectionClose, AsyncWebsocketConsumer
+    SocketLanguageMixin,
+    GoneSocketMixin,
+    NoLoopConnectionClose,
+    TableScreenMixin,
+    AsyncWebsocketConsumer,
 ):
     """Every message is handled, and every render made, in the socket's own
-    language (``SocketLanguageMixin``); shared renders are keyed by it."""
+    language (``SocketLanguageMixin``); shared renders are keyed by it. Its
+    screen (what it shows, what it is sent) is ``TableScreenMixin``'s."""
 
     table_id: int
     access: TableAccess | None = None
     player_key: str | None = None
     joined: bool = False
-    rendered_version: int = -1
-    rendered_status: str = ""
     game: str = ""
     lagging: Any = None
     # The browser session (and teacher account) this socket speaks for, and
@@ -121,15 +100,8 @@ class TableConsumer(
     # that came meanwhile (shown when they are done: ``dispatch``).
     busy: int = 0
     missed: dict[str, Any] | None = None
-    # The game went on at another table ("Rejouer"): this screen says where,
-    # and a late redraw of the old table (its end, drawn meanwhile) must not
-    # cover that.
-    moved: bool = False
     # The table that replaced this one, found as a seat's socket opened.
     successor_id: int | None = None
-    # The refusal this socket was last told, shown on every screen it is sent
-    # until the child's next tap (``rendering.HeldNotice``).
-    held: rendering.HeldNotice | None = None
     # Its seat was given to someone else (a robot): the screen says so and the
     # socket stays open, out of the table's updates, listening only to its own
     # browser session, until the seat is given back (``pupil_seated``).
@@ -145,17 +117,13 @@ class TableConsumer(
         # (the worker's hub hands it on when this connect is done).
         await table_hub.join(self)
         self.watch = revocation.Watch(self.scope)
-        # Signing this browser session out (or the teacher logging out,
-        # changing their password) closes this socket at once.
-        for group in self.watch.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self._watch_groups(join=True)
         async with opening_slots():
             opened = await db_work(self._open)()
             if opened is None:
                 # A missing table and a forbidden one look exactly the same.
                 await table_hub.leave(self)
-                for group in self.watch.groups:
-                    await self.channel_layer.group_discard(group, self.channel_name)
+                await self._watch_groups(join=False)
                 await self.close()
                 return
             self.joined = True
@@ -170,53 +138,40 @@ class TableConsumer(
             runtime.schedule(self.table_id, next_due)
 
     def _resolve(self, *, read_player_key: bool = True) -> TableAccess | None:
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return None
-        self.game = table.game
-        access = resolve_table_access(
-            user=self.scope.get("user"), session=self.scope.get("session"), table=table
+        """Who this socket is now, from its browser session (in ``scope``)."""
+        viewer = viewer_resolve(
+            table_id=self.table_id,
+            user=self.scope.get("user"),
+            session=self.scope.get("session"),
+            read_player_key=read_player_key,
         )
-        self.player_key = None
-        if read_player_key and access is not None and access.seat is not None:
-            self.player_key = (
-                table.seats.filter(index=access.seat).values_list("player_key", flat=True).first()
-            )
-        return access
+        if viewer is None:
+            return None
+        self.game, self.player_key = viewer.game, viewer.player_key
+        return viewer.access
 
-    def _open(self) -> tuple[rendering.Snapshot, Any] | None:
-        watch = self.watch
-        if watch is not None:
-            watch.begin()  # a read: a refused socket writes nothing
-        # The seat's player and row id come with the table's read below.
-        access = self._resolve(read_player_key=False)
+    def _open(self) -> tuple[Snapshot, Any] | None:
+        """On the database thread: access granted (``revocation.Watch.grant``:
+        a refused socket writes nothing), then the table read and the seat
+        marked present."""
+        # The seat's player comes with the table's read (``socket_open``).
+        resolve = functools.partial(self._resolve, read_player_key=False)
+        access = self.watch.grant(resolve) if self.watch is not None else resolve()
         if access is None:
             return None
-        if watch is not None:
-            watch.settle()
         self.access = access
-        snap = rendering.snapshot(self.table_id)
-        if snap is None:  # pragma: no cover - deleted between two queries
+        opened = socket_open(
+            table_id=self.table_id, channel_name=self.channel_name, seat=access.seat
+        )
+        if opened is None:  # pragma: no cover - deleted between two queries
             return None
-        if access.seat is not None:
-            row = next((seat for seat in snap.seats if seat.index == access.seat), None)
-            self.player_key = row.player_key if row is not None else None
-            services.seat_connection_open(
-                table_id=self.table_id,
-                seat=access.seat,
-                channel_name=self.channel_name,
-                seat_id=row.pk if row is not None else None,
-            )
-        if snap.table.status == Table.Status.FINISHED and access.seat is not None:
-            successor = services.table_successor(table=snap.table)
-            self.successor_id = successor.pk if successor is not None else None
-        return snap, services.table_next_due(table_id=self.table_id, snap=snap)
+        self.player_key, self.successor_id = opened.player_key, opened.successor_id
+        return opened.snap, opened.next_due
 
     async def disconnect(self, code: int) -> None:
         if not self.joined:
             if self.stranded:
-                for group in self.watch.groups if self.watch is not None else ():
-                    await self.channel_layer.group_discard(group, self.channel_name)
+                await self._watch_groups(join=False)
             return
         on_seat = self.present_on_seat()
         self.joined = False
@@ -224,82 +179,25 @@ class TableConsumer(
         if on_seat:
             # First: what the teacher's monitor shows must not wait on the
             # channel layer (the hub's reader may take a moment to stop).
-            await db_work(services.seat_connection_close)(
-                channel_name=self.channel_name
-            )
+            await db_work(services.seat_connection_close)(channel_name=self.channel_name)
         await table_hub.leave(self)
+        await self._watch_groups(join=False)
+
+    async def _watch_groups(self, *, join: bool) -> None:
+        """In or out of its browser session's (and account's) groups: signing
+        the session out, or the teacher logging out or changing their
+        password, closes this socket at once (``revocation``)."""
+        layer = self.channel_layer
         for group in self.watch.groups if self.watch is not None else ():
-            await self.channel_layer.group_discard(group, self.channel_name)
+            await (layer.group_add if join else layer.group_discard)(group, self.channel_name)
 
     def present_on_seat(self) -> bool:
         return self.joined and self.access is not None and self.access.seat is not None
 
-    # ------------------------------------------------------------ output
-    def _seat(self) -> int | None:
-        return self.access.seat if self.access is not None else None
-
-    async def _show(
-        self,
-        snap: rendering.Snapshot | None,
-        *,
-        notice: str = "",
-        stamp: object = None,
-        own: bool = False,
-    ) -> None:
-        """Bring this socket's screen to ``snap``: only what changed is sent.
-        Rendering runs on the render thread (``own``: this socket's answer to
-        its own message, drawn first); a screen older than the one already
-        shown is dropped (a resync may race a broadcast)."""
-        if snap is None:  # the table was deleted
-            await self._notice(services.refusal_message(code="finished"))
-            return
-        screen = await render_screen(
-            snap, stamp=stamp, seat=self._seat(), steer=self._steers(), notice=notice, own=own
-        )
-        if notice:
-            self._hold(notice)
-        await self.screen_send(screen)
-
-    def viewer(self) -> tuple[int | None, bool]:
-        """Whose screen this socket shows: its seat, and whether it steers."""
-        return self._seat(), self._steers()
-
-    async def screen_send(self, screen: screen_units.Screen | None) -> None:
-        """Send what changed between this socket's screen and ``screen``
-        (``None``: the table was deleted)."""
-        if screen is None:
-            await self._notice(services.refusal_message(code="finished"))
-            return
-        async with self.screen_lock:
-            if screen.version < self.rendered_version or self.moved or self.stranded:
-                return  # older, or this socket no longer shows the table
-            self.rendered_version = screen.version
-            self.rendered_status = screen.status
-            if self.held is not None and (kept := self.held.current()):
-                screen = rendering.notice_keep(screen, kept)
-            message = screen.update(self.shown)
-            if message:
-                await self._push(message)
-
-    async def _notice(self, message: str) -> None:
-        """Only the notice line changes; the next screen update redraws it
-        (with the refusal kept until the child's next tap)."""
-        self.shown.units.pop("table-notice", None)
-        self._hold(message)
-        await self._push(rendering.render_notice(message))
-
-    def _hold(self, message: str) -> None:
-        if self.held is None:
-            self.held = rendering.HeldNotice()
-        self.held.hold(message)
-
-    async def resync(self) -> None:
-        """The heartbeat found this screen behind the table: show it again."""
-        if self.joined:
-            await self._show(await read_snapshot(self.table_id))
-
     # ------------------------------------------------------------ input
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Decode, check the budget and the access, hand the message to
+        ``services.messages``, and send back what it says."""
         if self.held is not None:
             self.held.drop()  # the child tapped again: the last refusal is read
         if not await self._within_budget():
@@ -307,49 +205,53 @@ class TableConsumer(
         if self.stranded:
             return  # no seat here any more: its screen has nothing to tap
         try:
-            data = self._decode(text_data, bytes_data)
-            answer = await db_work(self._handle_checked)(data)
+            data = wire.message_decode(text_data, bytes_data)
+            reply = await db_work(self._handle_checked)(data)
         except AccessLost:
-            await self._push(
-                rendering.render_closed(_("Cette tablette a été déconnectée. Merci et à bientôt !"))
+            await self._goodbye(
+                _("Cette tablette a été déconnectée. Merci et à bientôt !"), CLOSE_SIGNED_OUT
             )
-            await self.close(code=CLOSE_SIGNED_OUT)
             return
-        except services.ActionRefused as refused:
-            answer = self._say(refused)
+        except wire.WireRefused as refused:
+            reply = refusal_say(code=refused.code, game=self.game)
         except (OperationalError, InterfaceError):
             # PostgreSQL restarting: the transaction was rolled back whole (or
             # committed, and a resend is "already sent"). One log line per
             # outage (``liveness``), and the child is asked to tap again.
             liveness.database_unreachable()
-            answer = _("Un instant : le serveur se reconnecte. Touche encore dans quelques secondes.")
+            reply = Reply(
+                notice=_(
+                    "Un instant : le serveur se reconnecte. Touche encore dans quelques secondes."
+                )
+            )
         except Exception:
             # A bug must not drop a child's socket: log it, say something kind.
             logger.exception("table %s: message failed", self.table_id)
-            answer = _("Oups, quelque chose n'a pas marché. Réessaie.")
-        if isinstance(answer, _Fresh):
-            if answer.whole:
-                self.shown = screen_units.Shown()  # the tablet asked for everything
-            try:
-                await self._show(answer.snap, notice=answer.notice, stamp=answer.stamp, own=True)
-                self.answered_stamp = answer.stamp
-            finally:
-                if answer.later:
-                    # The move's receivers, after the mover's screen and the
-                    # other screens queued meanwhile: the record then does not
-                    # share the GIL with them. Run even if the screen failed.
-                    await screens_queued_drawn()
-                    sends = await db_work(services.receivers_run)(receivers=answer.later)
-                    await self._group_sends(sends)
-        elif answer:
-            await self._notice(answer)
+            reply = Reply(notice=_("Oups, quelque chose n'a pas marché. Réessaie."))
+        await self._reply(reply)
 
-    async def _group_sends(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
-        """The sends the move's receivers left to this handler (the learning
-        record's push to the monitor), made here on the event loop rather than
-        from the database thread; retried like a table's, the move stands."""
-        for group, message in sends:
-            await group_send_retried(self.table_id, message, group)
+    async def _reply(self, reply: Reply) -> None:
+        if not reply.show:
+            if reply.notice:
+                await self._notice(reply.notice)
+            return
+        if reply.whole:
+            self.shown = screen_units.Shown()  # the tablet asked for everything
+        try:
+            await self._show(reply.snap, notice=reply.notice, stamp=reply.stamp, own=True)
+            self.answered_stamp = reply.stamp
+        finally:
+            if reply.later:
+                # The move's receivers, after the mover's screen and the
+                # other screens queued meanwhile: the record then does not
+                # share the GIL with them. Run even if the screen failed.
+                await screens_queued_drawn()
+                sends = await db_work(services.receivers_run)(receivers=reply.later)
+                # Made here on the event loop rather than from the database
+                # thread (the learning record's push to the monitor); retried
+                # like a table's, the move stands.
+                for group, message in sends:
+                    await group_send_retried(self.table_id, message, group)
 
     async def _within_budget(self) -> bool:
         """This socket's message budget (``cardgames.socket_budget``), spent on
@@ -362,147 +264,32 @@ class TableConsumer(
         if verdict is socket_budget.Verdict.SLOW_DOWN:
             await self._notice(_("Doucement ! Attends un petit peu, puis touche encore."))
         elif verdict is socket_budget.Verdict.CLOSE:
-            await self._push(
-                rendering.render_closed(
-                    _("Oups, trop de touches d'un coup ! Recharge la page pour continuer.")
-                )
+            await self._goodbye(
+                _("Oups, trop de touches d'un coup ! Recharge la page pour continuer."),
+                socket_budget.CLOSE_TOO_MANY,
             )
-            await self.close(code=socket_budget.CLOSE_TOO_MANY)
         return False
 
-    def _decode(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
-        """The message as a dict (``cardgames.wire``: size, JSON, depth), or the
-        refusal in this game's words."""
-        if bytes_data is not None:
-            raise services.ActionRefused("malformed")
-        try:
-            return wire.message_parse(text_data)
-        except wire.WireRefused as refused:
-            raise services.ActionRefused(refused.code) from None
-
-    def _handle_checked(self, data: dict[str, Any]) -> _Fresh | str:
-        """Re-check access, then handle the message. The check is one cache
-        read while the session's generation is unchanged; otherwise the access
-        is resolved again from the database (the session may be gone)."""
+    def _handle_checked(self, data: dict[str, Any]) -> Reply:
+        """Re-check access, then handle the message, on the database thread.
+        The check is one cache read while the session's generation is
+        unchanged; otherwise the access is resolved again from the database
+        (the session may be gone: ``revocation.Watch.regrant``)."""
         # Other tables' screens already queued go out before this message is
         # worked on (``live_screens.screens_in_flight_drawn`` says why).
         screens_in_flight_drawn()
-        if not self._access_current():
-            raise AccessLost
-        return self._handle(data)
-
-    def _access_current(self) -> bool:
         watch = self.watch
-        if watch is None or watch.current():
-            return True  # nothing revoked since access was resolved: one cache read
-        # Signed out, logged out, password changed? Ask the database again:
-        # the session (and the teacher's account) first, then the seat.
-        watch.begin()
-        if not watch.recheck(self.scope):
-            self.access = None
-            return False
-        access = self._resolve()
-        if access is not None:
-            watch.settle()
-        if access is None:
-            self.access = None
-            return False
-        self.access = access
-        return True
-
-    def _handle(self, data: dict[str, Any]) -> _Fresh | str:
-        """One message, on the database thread: only database work here. Returns
-        a refusal to say, or ``_Fresh`` when this socket must see the table again
-        (rendered afterwards, off this thread). After an applied move that is the
-        mover's own new screen, sent before the broadcast reaches the others."""
-        kind = data.get("kind")
-        if kind == "sync":
-            return _Fresh(rendering.snapshot(self.table_id), whole=True)
-        if kind not in ("choose", "cancel", "act", "answer"):
-            raise services.ActionRefused("unknown_kind")
-        access = self.access
-        if access is None or access.seat is None:
-            raise services.ActionRefused("spectator")
-        seat = access.seat
-        # The services need the table's id and game, both known since connect:
-        # no read here (they lock and check the table themselves).
-        table = Table(pk=self.table_id, game=self.game)
-        if kind in ("choose", "cancel") and not ui.get(self.game).two_step:
-            # Only a two-step game (a card chosen, then the move) has a choice.
-            raise services.ActionRefused("unknown_kind")
-        if kind == "cancel":
-            services.card_choice_clear(table=table, seat=seat)
-            return self._fresh()
-        if kind == "answer":
-            # After the game: the seat's answer to the game's own question.
-            try:
-                services.end_answer_submit(
-                    table_id=table.pk, seat=seat, answer=data.get("answer"), player_key=self.player_key
-                )
-            except services.ActionRefused as refused:
-                return self._refusal(refused)
-            return self._fresh()
-        version = _parse_int(data.get("version"))
-        if kind == "choose":
-            card = _parse_int(data.get("card"))
-            # One read, for the choice and for the screen it opens.
-            snap = rendering.snapshot(self.table_id)
-            try:
-                services.card_choose(table=table, seat=seat, card=card, version=version, snap=snap)
-            except services.ActionRefused as refused:
-                return self._refusal(refused, snap)
-            return _Fresh(snap)
-        nonce = data.get("nonce")
-        if not isinstance(nonce, str):
-            raise services.ActionRefused("malformed")
-        try:
-            action = ui.get(table.game).form_to_action(data)
-        except IllegalAction as exc:
-            raise services.ActionRefused(exc.code, game=table.game) from exc
-        try:
-            # The move's receivers wait for the mover's screen (``receive``).
-            with services.receivers_after_reply() as later:
-                result = services.action_submit(
-                    table=table,
-                    seat=seat,
-                    action=action,
-                    version=version,
-                    nonce=nonce,
-                    player_key=self.player_key,
-                )
-        except services.ActionRefused as refused:
-            if refused.code in RERENDER_CODES:
-                return self._refusal(refused)
-            # The engine's refusal, in the game's words (some with context).
-            return rendering.refusal_text(rendering.snapshot(self.table_id), seat, refused.code, action)
-        stamp = services.broadcast_stamp_take(table_id=self.table_id)
-        # The mover's new screen is drawn from the table as the move committed
-        # it (no second read): the very snapshot the broadcast's sockets here
-        # draw from, so their screens share its parts.
-        return _Fresh(result.snapshot, stamp=stamp, later=tuple(later))
-
-    def _refusal(
-        self, refused: services.ActionRefused, snap: rendering.Snapshot | None = None
-    ) -> _Fresh | str:
-        # When the screen was out of date, send the fresh one with the notice
-        # (``snap`` when the table was read just now).
-        if refused.code in RERENDER_CODES:
-            if snap is not None:
-                return _Fresh(snap, self._say(refused))
-            return self._fresh(notice=self._say(refused))
-        return self._say(refused)
-
-    def _say(self, refused: services.ActionRefused) -> str:
-        """The refusal in this table's game's words."""
-        return services.refusal_message(code=refused.code, game=refused.game or self.game)
-
-    def _fresh(self, notice: str = "") -> _Fresh:
-        return _Fresh(rendering.snapshot(self.table_id), notice)
-
-    async def _push(self, html: str) -> None:
-        """Send; a tablet gone meanwhile (it slept mid-render) is not an error
-        (``GoneSocketMixin``)."""
-        await self.send(text_data=html)
+        if watch is not None and not watch.current():
+            self.access = watch.regrant(self.scope, self._resolve)
+            if self.access is None:
+                raise AccessLost
+        return message_handle(
+            table_id=self.table_id,
+            game=self.game,
+            seat=self._seat(),
+            player_key=self.player_key,
+            data=data,
+        )
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """However this socket's task ends (closed, failed, cancelled by a
@@ -536,14 +323,6 @@ class TableConsumer(
             return
         stamp = event.get("stamp")
         await self._show(await shared_snapshot(self.table_id, stamp), stamp=stamp)
-
-    def _steers(self) -> bool:
-        """Whether this socket's screen offers "Rejouer". Never on a projector
-        (``?view=projector``): the class sees the table, not the teacher's buttons."""
-        if b"view=projector" in self.scope.get("query_string", b""):
-            return False
-        access = self.access
-        return bool(access is not None and (access.is_teacher or access.steers))
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Presence is for the teacher's monitor, sent to a group of its own
@@ -581,9 +360,7 @@ class TableConsumer(
             return
         if table_id != self.table_id:
             if self.stranded or self.rendered_status == Table.Status.FINISHED:
-                async with self.screen_lock:
-                    self.moved = True
-                    await self._push(rendering.render_moved(table_id))
+                await self.moved_to(table_id)
             return
         if not self.stranded:
             return
@@ -598,31 +375,26 @@ class TableConsumer(
         liveness.register(self)
         await self._show(opened[0])
 
-    def _reseat(self) -> rendering.Snapshot | None:
+    def _reseat(self) -> Snapshot | None:
         """The teacher moved seats: find out who this socket is now."""
-        before = self.access.seat if self.access is not None else None
-        access = self._resolve()
-        if before is not None and (access is None or access.seat != before):
-            services.seat_connection_close(channel_name=self.channel_name)
-        if access is None:
-            self.access = None
-            return None
-        if access.seat != before and access.seat is not None:
-            services.seat_connection_open(
-                table_id=self.table_id, seat=access.seat, channel_name=self.channel_name
-            )
-        self.access = access
-        return rendering.snapshot(self.table_id)
+        before = self._seat()
+        self.access = self._resolve()
+        socket_reseat(
+            table_id=self.table_id,
+            channel_name=self.channel_name,
+            before=before,
+            after=self._seat(),
+        )
+        return snapshot(self.table_id) if self.access is not None else None
 
     async def table_moved(self, event: dict[str, Any]) -> None:
         """A new game of the same players started at another table ("Rejouer"):
         every screen follows. The new table checks access again on connect."""
         new_id = event.get("new_table_id")
         if isinstance(new_id, int):
-            projector = b"view=projector" in self.scope.get("query_string", b"")
-            async with self.screen_lock:
-                self.moved = True
-                await self._push(rendering.render_moved(new_id, projector=projector))
+            await self.moved_to(
+                new_id, projector=b"view=projector" in self.scope.get("query_string", b"")
+            )
 
     async def table_close(self, event: dict[str, Any]) -> None:
         """The session ended, or this tablet was signed out: said in this
@@ -630,12 +402,17 @@ class TableConsumer(
         if event.get("reason") == revocation.LOGGED_OUT:
             # The teacher's own screen: their login ended (logout, new password).
             message = _("Vous êtes déconnecté. Reconnectez-vous pour continuer.")
-            await self._push(rendering.render_closed(message))
-            await self.close(code=CLOSE_SIGNED_OUT)
-            return
-        if event.get("reason") == revocation.SIGNED_OUT:
-            message = _("Cette tablette a été déconnectée. Merci et à bientôt !")
+            await self._goodbye(message, CLOSE_SIGNED_OUT)
+        elif event.get("reason") == revocation.SIGNED_OUT:
+            await self._goodbye(
+                _("Cette tablette a été déconnectée. Merci et à bientôt !"), CLOSE_SESSION_ENDED
+            )
         else:
-            message = _("La séance est terminée. Merci et à bientôt !")
+            await self._goodbye(
+                _("La séance est terminée. Merci et à bientôt !"), CLOSE_SESSION_ENDED
+            )
+
+    async def _goodbye(self, message: str, code: int) -> None:
+        """The socket's last screen says why, then the socket closes."""
         await self._push(rendering.render_closed(message))
-        await self.close(code=CLOSE_SESSION_ENDED)
+        await self.close(code=code)

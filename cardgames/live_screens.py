@@ -196,11 +196,6 @@ def _shared_parts(snap: rendering.Snapshot, stamp: str) -> dict[tuple[Any, ...],
     return parts
 
 
-def _shared_parts_of(snap: rendering.Snapshot, stamp: str, language: str) -> dict[tuple[Any, ...], str] | None:
-    """The common parts kept for ``snap`` (tests)."""
-    return _kept_parts((snap.table.pk, stamp, language), snap)
-
-
 def _render_shared(
     snap: rendering.Snapshot, stamp: object, seat: int | None, steer: bool, notice: str
 ) -> screen_units.Screen:

@@ -155,7 +155,10 @@ def outage(service: str, down: bool) -> None:
         state.spawn(catch_up(sockets))
 
 
-def _redis_outage(down: bool) -> None:
+def redis_outage(down: bool) -> None:
+    """The channel layer lost Redis (``down``) or has it back. The project's
+    Redis layer calls this (``config.channel_layer`` registers it): the layer
+    belongs to the project, and cardgames does not reach up into it."""
     outage("redis", down)
 
 
@@ -268,17 +271,6 @@ async def beat(sockets: list[Any], state: _LoopSockets | None = None) -> None:
         else:
             await task
 
-
-def _listen() -> None:
-    """Be told by the Redis channel layer when it loses and regains Redis."""
-    try:
-        from config.channel_layer import on_outage
-    except ImportError:  # pragma: no cover - another channel layer module
-        return
-    on_outage(_redis_outage)
-
-
-_listen()
 
 
 def _behind(socket: Any, mark: Any) -> bool:

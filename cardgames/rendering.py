@@ -4,7 +4,8 @@ Every live message is built here: a consumer reloads the table and renders
 *its own* seat's view (``engine.view(state, seat)`` plus that seat's
 ``history`` tail). No payload shared between seats ever carries a secret.
 
-A rendered view is a :class:`~cardgames.screen_units.Screen`, cut into the
+A table is read once (``cardgames/snapshot.py``, below the services and this
+module) and drawn from that read. A rendered view is a :class:`~cardgames.screen_units.Screen`, cut into the
 units a socket is sent one by one when they change (``cardgames/screen_units.py``).
 """
 
@@ -12,8 +13,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -26,9 +26,13 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from cardgames import engines, statements, ui
-from cardgames.models import Seat, SeatConnection, Table
+from cardgames import ui
+from cardgames.models import Table
 from cardgames.screen_units import Screen
+
+# A screen is drawn from a snapshot: a page that draws one reads it here too.
+from cardgames.snapshot import Snapshot as Snapshot
+from cardgames.snapshot import snapshot as snapshot
 from cardgames.templatetags.table_lines import kept_html, notice_html
 
 LOG_TAIL = 8
@@ -46,86 +50,6 @@ def _nonce() -> str:
         pool = secrets.token_hex(8 * 256)
         _NONCES.extend(pool[i : i + 16] for i in range(16, len(pool), 16))
         return pool[:16]
-
-
-@dataclass
-class Snapshot:
-    """One consistent read of a table: row, seats, state and its engine."""
-
-    table: Table
-    seats: list[Seat]
-    version: int
-    engine: Any
-    state: Any | None
-    # When the current turn started (turn timers, robots' think time).
-    turn_started_at: Any = None
-    # The seats' names by language: every screen of a change asks for them.
-    _names: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def seat_names(self) -> list[str]:
-        language = get_language() or ""
-        names = self._names.get(language)
-        if names is None:
-            names = self._names[language] = [shown_name(seat) for seat in self.seats]
-        return names
-
-
-def snapshot(table_id: int, *, presence: bool = False) -> Snapshot | None:
-    """One read of a table: two statements written once (``cardgames.statements``:
-    this runs once per change per worker, and the ORM's query building was half
-    its cost). With ``presence`` (the teacher's monitor), a third gives each seat
-    ``connections``, its sockets alive now; no table screen shows presence, so
-    the live path does not pay for it."""
-    found = statements.game_state_read(table_id)
-    if found is not None:
-        table = found.table
-    else:
-        tables = list(Table.objects.filter(pk=table_id).order_by()[:1])
-        if not tables:
-            return None
-        table = tables[0]
-    seats = statements.seats_read(table_id)
-    if presence:
-        alive = Counter(
-            SeatConnection.objects.filter(
-                seat__table_id=table_id, expires_at__gt=timezone.now()
-            ).values_list("seat_id", flat=True)
-        )
-        for seat in seats:
-            seat.connections = alive[seat.pk]  # type: ignore[attr-defined]
-    engine = engines.get(table.game)
-    state = engine.from_json(found.state) if found is not None else None
-    return Snapshot(
-        table=table,
-        seats=seats,
-        version=found.version if found is not None else 0,
-        engine=engine,
-        state=state,
-        turn_started_at=found.turn_started_at if found is not None else None,
-    )
-
-
-def snapshot_of(after: Any) -> Snapshot:
-    """The snapshot of a table as a move just committed it (``services.TableAfter``):
-    what ``snapshot`` would read right after that commit, without the read. Its
-    seats carry no ``connections`` (screens do not show presence; the monitor
-    reads its own)."""
-    return Snapshot(
-        table=after.table,
-        seats=sorted(after.seats, key=lambda s: s.index),
-        version=after.version,
-        engine=after.engine,
-        state=after.state,
-        turn_started_at=getattr(after, "turn_started_at", None),
-    )
-
-
-def shown_name(seat: Seat) -> str:
-    """A seat's name in the reader's language (robots are renamed when shown)."""
-    return ui.seat_name(
-        display_name=seat.display_name, is_bot=seat.is_bot, bot_level=seat.bot_level or ""
-    )
 
 
 @cache
@@ -167,7 +91,6 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
     """Everything the templates need for ``seat`` (``None``: public). ``steer``:
     the viewer runs the table (the teacher), so the end screen offers "Rejouer"."""
     adapter = ui.get(snap.table.game)
-    names = snap.seat_names
     context: dict[str, Any] = {
         "table": snap.table,
         "seat": seat,
@@ -185,6 +108,14 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
     if snap.state is None:
         context["status_message"] = status_message(snap.table, False)
         return context
+    _game_context(snap, seat, context, adapter)
+    return context
+
+
+def _game_context(snap: Snapshot, seat: int | None, context: dict[str, Any], adapter: Any) -> None:
+    """What a started game adds to ``context``: the seat's view and moves, the
+    players, the game's own parts (its ``ui`` adapter's) and its log."""
+    names = snap.seat_names
     engine = snap.engine
     view = engine.view(snap.state, seat)
     over = bool(view.get("over"))
@@ -248,7 +179,6 @@ def seat_context(snap: Snapshot, seat: int | None, *, steer: bool = False) -> di
         "how_to_play_open",
         seat is not None and not over and not any(e.get("seat") == seat for e in history),
     )
-    return context
 
 
 # After a game that asks each pupil to add up their own score, how
@@ -289,25 +219,6 @@ def _how_to_play(game: str, language: str) -> list[dict[str, str]]:
             {"src": static(picture) if is_file else "", "emoji": "" if is_file else picture, "text": str(text)}
         )
     return steps
-
-
-def refusal_text(snap: Snapshot | None, seat: int | None, code: str, action: Any) -> str:
-    """The sentence for a refused move, in the table's game's words; some say
-    more from what this seat may know (who was faster, which meow to read)."""
-    if snap is None:
-        return ui.generic.refusal_message(code)
-    adapter = ui.get(snap.table.game)
-    if snap.state is not None and seat is not None and isinstance(action, dict):
-        text = adapter.explain_refusal(
-            code,
-            action=action,
-            view=snap.engine.view(snap.state, seat),
-            history=snap.engine.history(snap.state, seat),
-            seat_names=snap.seat_names,
-        )
-        if text:
-            return text
-    return adapter.refusal_message(code)
 
 
 def render_fragments(

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Mapping, MutableMapping
-from typing import Any
+from collections.abc import Callable, Mapping, MutableMapping
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -40,6 +40,7 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # How long a generation entry lives. Longer than any lesson and any login
 # (``SESSION_COOKIE_AGE``), so a socket's entry does not vanish under it; if it
@@ -188,7 +189,9 @@ class Watch:
     its access was last resolved.
 
     ``begin`` (a read) before resolving access, ``settle`` (a write) once it
-    is granted, ``current`` before every message, ``recheck`` when it says no.
+    is granted (``grant`` does both around an access check), ``current``
+    before every message, ``recheck`` when it says no (``regrant``: the
+    session, then the access, checked again).
     """
 
     def __init__(self, scope: Mapping[str, Any]) -> None:
@@ -229,6 +232,22 @@ class Watch:
             return True  # nothing that could be revoked
         now = self._read()
         return all(value is not None and now[key] == value for key, value in self.seen.items())
+
+    def regrant(self, scope: MutableMapping[str, Any], resolve: Callable[[], T | None]) -> T | None:
+        """After ``current`` said no: the session (and account) checked again
+        from the database (``recheck``), then the access itself (``resolve()``,
+        which reads the fresh ``scope``). The generations are read before and
+        written only if access is granted again. ``None``: access is lost."""
+        return self.grant(lambda: resolve() if self.recheck(scope) else None)
+
+    def grant(self, resolve: Callable[[], T | None]) -> T | None:
+        """``resolve()`` (an access check) with the generations read before it
+        and written only if it grants access: a refused socket writes nothing."""
+        self.begin()
+        granted = resolve()
+        if granted is not None:
+            self.settle()
+        return granted
 
     def recheck(self, scope: MutableMapping[str, Any]) -> bool:
         """From the database: is the browser session still there and, for a
@@ -303,12 +322,9 @@ class WatchedSocketMixin:
         before it and written only if it grants access: a refused socket
         writes nothing. Runs in a database thread."""
         self.watch = Watch(self.scope)
-        self.watch.begin()
-        granted = check()
+        granted = self.watch.grant(check)
         if granted is None:
             self.watch = None
-            return None
-        self.watch.settle()
         return granted
 
     async def watch_join(self) -> None:

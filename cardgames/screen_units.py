@@ -191,11 +191,6 @@ def _list_update(old: str, new: str) -> str | None:
     return message if len(message) < len(new) else None
 
 
-def units_of(html: str) -> dict[str, str]:
-    """The units in ``html`` by id (a whole screen or an update)."""
-    return {key: html[start:end] for key, start, end in _units(html)}
-
-
 _TOP = re.compile(r"\s*<([a-z][a-z0-9]*)\b([^>]*)>")
 _ID = re.compile(r'\bid="([^"]+)"')
 _SWAP = re.compile(r'\s*\bhx-swap-oob="([^"]*)"')

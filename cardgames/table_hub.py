@@ -192,11 +192,6 @@ async def leave(socket: HubSocket) -> None:
         await _stopped(stopped)
 
 
-def hub_channels() -> list[str]:
-    """This event loop's hub channels, one per channel layer (tests)."""
-    return [hub.channel for hub in _loop_hubs().values()]
-
-
 async def _read(hub: _Hub, previous: asyncio.Task[None] | None) -> None:
     """The hub's reader: one event at a time off its channel, each handled in a
     task of its own (a table's screens never wait behind another table's)."""

@@ -85,3 +85,10 @@ def message_parse(
     if not isinstance(data, dict):
         raise WireRefused("malformed")
     return data
+
+
+def message_decode(text_data: str | None, bytes_data: bytes | None = None) -> dict[str, Any]:
+    """A socket's ``receive`` arguments as the message dict, or ``WireRefused``:
+    the one decoder every consumer uses. A binary frame is refused (no page of
+    ours sends one), then the text is read by ``message_parse``."""
+    return message_parse(None if bytes_data is not None else text_data)

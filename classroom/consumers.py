@@ -28,7 +28,7 @@ from cardgames import services as cardgames_services
 from cardgames.consumers import CLOSE_SIGNED_OUT
 from cardgames.gone_sockets import GoneSocketMixin
 from cardgames.i18n import SocketLanguageMixin
-from cardgames.wire import WireRefused, message_parse
+from cardgames.wire import WireRefused, message_decode
 from classroom import access, selectors, services
 from classroom.live_help import KEEP, HelpMark, RecentPlay, needs_help
 from classroom.models import ClassSession
@@ -323,7 +323,7 @@ class MonitorConsumer(
             return
         try:
             try:
-                data = message_parse(None if bytes_data is not None else text_data)
+                data = message_decode(text_data, bytes_data)
             except WireRefused as refused:
                 raise MonitorRefused(_("Cette demande n'est pas comprise.")) from refused
             html = await database_sync_to_async(self._act)(data)

@@ -18,6 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
 from django_htmx.http import HttpResponseClientRedirect
 
+from cardgames.views import HtmxHttpRequest
+
 # The teacher pages a signed-out visitor may open.
 OPEN_PAGES = frozenset(
     {
@@ -41,7 +43,7 @@ class TeacherSignInMiddleware:
         return self.get_response(request)
 
     def process_view(
-        self, request: HttpRequest, view: Any, args: Any, kwargs: Any
+        self, request: HtmxHttpRequest, view: Any, args: Any, kwargs: Any
     ) -> HttpResponse | None:
         match = request.resolver_match
         if (
@@ -52,7 +54,7 @@ class TeacherSignInMiddleware:
             or request.user.is_authenticated
         ):
             return None
-        if getattr(request, "htmx", False):
+        if request.htmx:
             # A fragment of a page left open: the whole page goes to sign-in.
             current = urlsplit(request.headers.get("HX-Current-URL", ""))
             back = current.path + (f"?{current.query}" if current.query else "")

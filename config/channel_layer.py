@@ -37,6 +37,8 @@ from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from cardgames import liveness
+
 logger = logging.getLogger("channels_redis.core")  # where the stock layer logs it
 outage_logger = logging.getLogger("config.channel_layer")
 
@@ -392,3 +394,8 @@ class InMemoryChannelLayer(_InMemoryChannelLayer):  # type: ignore[misc]
             # A full queue is a socket that stopped reading: it resyncs later.
             with contextlib.suppress(ChannelFull):
                 await self.send(channel, message)
+
+
+# The tablets hear of an outage through their sockets' heartbeat: wired here,
+# where the layer is, so cardgames never imports the project's configuration.
+on_outage(liveness.redis_outage)

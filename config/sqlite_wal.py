@@ -87,8 +87,11 @@ def checkpoints_start(
 
 
 def checkpoints_stop(*, alias: str = "default", handler: ConnectionHandler = connections) -> None:
-    """Stop the thread of ``checkpoints_start`` (tests); SQLite's own automatic
-    checkpoint is back on the connections opened from now on."""
+    """Stop the thread of ``checkpoints_start``; SQLite's own automatic
+    checkpoint is back on the connections opened from now on. The app never
+    stops it (the thread lives as long as the worker); a test that starts one
+    on a file of its own must, or the thread outlives the test, checkpointing a
+    file already deleted, and the file's name stays marked as started."""
     name = str(handler[alias].settings_dict["NAME"])
     with _started_lock:
         started = _started.pop(name, None)

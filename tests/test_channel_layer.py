@@ -216,3 +216,13 @@ async def test_every_redis_receive_cancelled_at_any_moment_ends() -> None:
     finally:
         await layer.flush()
         await layer.close_pools()
+
+
+def test_the_tablets_hear_of_a_redis_outage() -> None:
+    """The project's layer tells the sockets' heartbeat (``cardgames.liveness``)
+    when Redis goes and comes back: wired in ``config``, which cardgames never
+    imports."""
+    from cardgames import liveness
+    from config import channel_layer
+
+    assert liveness.redis_outage in channel_layer._listeners

@@ -1,8 +1,10 @@
-"""No import loop: the module-level imports of the project's packages form a
-graph without cycles, so any module can be read (and imported) bottom-up.
+"""No import loop: every import between the project's packages, at module
+level or inside a function, forms a graph without cycles, so any module can
+be read (and imported) bottom-up.
 
-Imports inside functions are left out on purpose: they are how a module
-reaches upward at call time without a loop at import time.
+Imports inside functions count too: a loop closed by an import inside a
+function is still a loop for the reader, only hidden from the interpreter.
+``if TYPE_CHECKING:`` blocks never run and are left out.
 """
 
 from __future__ import annotations
@@ -21,24 +23,22 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _top_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """Imports run when the module loads: at top level or in a top-level
-    ``if``/``try`` block, never inside a function or class body."""
+def _imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import the module can run: at load time or later, inside a
+    function or class body. An import inside a function is still a
+    dependency; counting it keeps a loop from hiding behind one. Only
+    ``if TYPE_CHECKING:`` blocks are left out: they never run."""
     found: list[ast.Import | ast.ImportFrom] = []
-    stack: list[ast.stmt] = list(tree.body)
+    stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Import | ast.ImportFrom):
             found.append(node)
-        elif isinstance(node, ast.If | ast.Try):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                continue  # never executed
-            stack.extend(node.body)
+            continue
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             stack.extend(node.orelse)
-            if isinstance(node, ast.Try):
-                stack.extend(node.finalbody)
-                for handler in node.handlers:
-                    stack.extend(handler.body)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
     return found
 
 
@@ -52,28 +52,41 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
-def import_graph() -> dict[str, set[str]]:
-    files = {
+def project_files(packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
+    """The project's modules by dotted name (migrations left out: generated)."""
+    return {
         _module_name(path): path
-        for package in PACKAGES
+        for package in packages
         for path in (ROOT / package).rglob("*.py")
         if "migrations" not in path.parts
     }
+
+
+def imported_names(name: str, path: Path) -> set[str]:
+    """Every module name an import of ``name`` may load, as absolute dotted
+    names: ``from pkg import mod`` gives both ``pkg`` and ``pkg.mod`` (the
+    submodule, when there is one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in _imports(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        else:
+            base = _resolve(name, path.name == "__init__.py", node)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+            found.add(base)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    files = project_files()
     graph: dict[str, set[str]] = {name: set() for name in files}
     for name, path in files.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in _top_level_imports(tree):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            else:
-                base = _resolve(name, path.name == "__init__.py", node)
-                # ``from pkg import mod`` imports the submodule when there is one.
-                targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
-            for target in targets:
-                # Importing ``a.b.c`` runs ``a`` and ``a.b`` too, but a parent
-                # package's ``__init__`` is only an edge when it is named itself.
-                if target in graph and target != name:
-                    graph[name].add(target)
+        # Importing ``a.b.c`` runs ``a`` and ``a.b`` too, but a parent
+        # package's ``__init__`` is only an edge when it is named itself.
+        graph[name] = {
+            target for target in imported_names(name, path) if target in graph and target != name
+        }
     return graph
 
 
@@ -124,7 +137,7 @@ def test_the_graph_sees_the_projects_imports() -> None:
     assert "cardgames.services" in graph["cardgames.runtime"]
 
 
-def test_no_module_level_import_cycle() -> None:
+def test_no_import_cycle() -> None:
     graph = import_graph()
     cycles = find_cycles(graph)
     assert not cycles, "import cycles:\n" + "\n\n".join(_describe(graph, c) for c in cycles)
@@ -134,3 +147,18 @@ def test_a_cycle_is_found_and_printed() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycles(graph) == [["a", "b", "c"]]
     assert "a -> b" in _describe(graph, ["a", "b", "c"])
+
+
+def test_imports_inside_functions_count_and_type_checking_does_not() -> None:
+    tree = ast.parse(
+        "import a\n"
+        "def f():\n    from b import c\n"
+        "class K:\n    def m(self):\n        import d\n"
+        "if TYPE_CHECKING:\n    import e\n"
+    )
+    names = sorted(
+        alias.name if isinstance(node, ast.Import) else str(node.module)
+        for node in _imports(tree)
+        for alias in node.names[:1]
+    )
+    assert names == ["a", "b", "d"]

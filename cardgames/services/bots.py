@@ -10,20 +10,17 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils import timezone
 
-from cardgames import rendering
 from cardgames.engines.base import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from cardgames.models import Seat, Table
 from cardgames.services.errors import ActionRefused
 from cardgames.services.moves import action_submit
 from cardgames.services.notify import TableAfter
 from cardgames.services.turns import bot_delay, due_moves, turn_plan
-
-if TYPE_CHECKING:
-    from cardgames.rendering import Snapshot
+from cardgames.snapshot import Snapshot, snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -50,9 +47,9 @@ def _pending_moves(table_id: int) -> _Pending | None:
     """Read a playing table and the moves due now (bots, timeouts); ``None``
     when the table is gone, not playing, or over. Shared by ``bot_turns`` and
     ``table_next_due`` so both judge "due" from the same read: the screens'
-    own read of a table (two plain queries, ``rendering.snapshot``), which
+    own read of a table (two plain queries, ``cardgames.snapshot``), which
     every robot move starts with (it was three, each with an ORDER BY to build)."""
-    snap = rendering.snapshot(table_id)
+    snap = snapshot(table_id)
     if snap is None:
         return None
     return _pending_at(snap)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cardgames import engines, rendering, statements
+from cardgames import engines, statements
 from cardgames.engines.base import IllegalAction
 from cardgames.models import GameState, Move, Seat, Table
 from cardgames.services.after_reply import receivers_dispatch
@@ -19,9 +19,7 @@ from cardgames.services.errors import ActionRefused
 from cardgames.services.notify import TableAfter, table_changed
 from cardgames.services.turns import events_record, turn_arm
 from cardgames.signals import action_refused, actions_applied, table_finished
-
-if TYPE_CHECKING:
-    from cardgames.rendering import Snapshot
+from cardgames.snapshot import Snapshot, snapshot, snapshot_of
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,7 @@ def card_choose(
     if not _is_int(card) or not _is_int(version):
         raise ActionRefused("malformed")
     if snap is None:
-        snap = rendering.snapshot(table.pk)
+        snap = snapshot(table.pk)
     if snap is None or snap.state is None:
         raise ActionRefused("not_started")
     _refuse_unless_playing(snap.table.status)
@@ -319,7 +317,7 @@ def _move_apply(*, move: _Move, game: str) -> tuple[ActionResult, Callable[[], N
     )
     result = ActionResult(
         after=after,
-        snapshot=rendering.snapshot_of(after),
+        snapshot=snapshot_of(after),
         table_id=move.table_id,
         seat=move.seat,
         version=game_state.version + 1,

@@ -23,7 +23,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 if TYPE_CHECKING:
-    from cardgames.rendering import Snapshot
+    from cardgames.snapshot import Snapshot
 
 logger = logging.getLogger(__name__)
 

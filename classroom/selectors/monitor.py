@@ -8,8 +8,9 @@ from typing import Any
 
 from django.urls import reverse
 
-from cardgames import rendering, ui
+from cardgames import ui
 from cardgames.models import GameEvent, Seat, Table
+from cardgames.snapshot import shown_name, snapshot, winner_names
 from classroom.keys import pupil_id_from_key
 from classroom.live_help import KEEP, RecentPlay
 from classroom.models import ClassSession, LearningRecord, Pupil, SessionGroup
@@ -32,18 +33,6 @@ def current_tables(class_session: ClassSession) -> list[Table]:
     for table in session_tables(class_session):
         latest[table.number] = table  # ordered by number, then id: the last wins
     return list(latest.values())
-
-
-def table_winners(snap: rendering.Snapshot) -> list[str]:
-    """The names of a finished game's winners; none when the table was ended
-    before its game was over (the teacher's "Terminer la table")."""
-    if snap.state is None or snap.table.status != Table.Status.FINISHED:
-        return []
-    if not snap.engine.is_over(snap.state):
-        return []
-    names = snap.seat_names
-    winners = snap.engine.result(snap.state).get("winners") or []
-    return [names[s] for s in winners if isinstance(s, int) and 0 <= s < len(names)]
 
 
 def free_pupils(class_session: ClassSession) -> list[Pupil]:
@@ -78,7 +67,7 @@ def finished_group(table_id: int) -> int | None:
 
 def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, Any] | None:
     """One table's public state, last events and seats, for the monitor."""
-    snap = rendering.snapshot(table_id, presence=True)
+    snap = snapshot(table_id, presence=True)
     if snap is None or snap.table.group_key != class_session.group_key:
         return None
     adapter = ui.get(snap.table.game)
@@ -108,7 +97,7 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
         "seats": [
             {
                 "index": seat.index,
-                "name": rendering.shown_name(seat),
+                "name": shown_name(seat),
                 "is_bot": seat.is_bot,
                 "bot_level": seat.bot_level,
                 "connected": seat.connections > 0,
@@ -118,7 +107,7 @@ def table_card_context(table_id: int, class_session: ClassSession) -> dict[str, 
             for seat in snap.seats
         ],
         "version": snap.version,
-        "winners": table_winners(snap),
+        "winners": winner_names(snap),
         # A finished table still holding its pupils offers "Rejouer" and
         # "Regrouper ces élèves"; once regrouped, its seats are history.
         "release_group": held,

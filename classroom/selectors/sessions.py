@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from cardgames import engines
 from cardgames.models import GameState, Table
+from cardgames.snapshot import snapshot, winner_names
 from classroom.keys import SESSION
 from classroom.models import Attendance, ClassSession, Pupil, SchoolClass, SessionGroup, TabletLogin
 from classroom.names import by_name
@@ -256,11 +257,8 @@ def _winners(table: Table | None) -> list[str]:
     """A finished table's winners (one read per finished table, none for the others)."""
     if table is None or table.status != Table.Status.FINISHED:
         return []
-    from cardgames import rendering
-    from classroom.selectors.monitor import table_winners
-
-    snap = rendering.snapshot(table.pk)
-    return table_winners(snap) if snap is not None else []
+    snap = snapshot(table.pk)
+    return winner_names(snap) if snap is not None else []
 
 
 def pupil_table(*, class_session: ClassSession, pupil: Pupil) -> Table | None:

@@ -18,11 +18,10 @@ from cardgames.parsing import whole_number
 from cardgames.signals import table_finished
 from classroom.keys import session_id_from_key
 from classroom.live_help import RecentPlay
-from classroom.models import ClassSession, LearningRecord, SessionGroup, TabletLogin
-from classroom.selectors.monitor import free_pupils, session_tables
+from classroom.models import ClassSession, LearningRecord, SessionGroup
+from classroom.selectors.monitor import free_pupils
 from classroom.services.events import monitor_group, notify_on_commit, projector_group
-from classroom.services.joining import tablet_sign_out
-from classroom.services.sessions import session_end
+from classroom.services.sessions import session_close
 from classroom.services.tables import group_release, pupil_seat, table_rematch, tablets_follow
 
 
@@ -49,22 +48,6 @@ class MonitorRefused(Exception):
         self.message = message
 
 
-def session_end_everything(*, class_session: ClassSession) -> None:
-    """End the session: the join code dies, every table ends (its log stays for
-    replay), every tablet is signed out and every table socket is closed.
-    Locks the session and each table (through the services it calls)."""
-    tables = session_tables(class_session)
-    with transaction.atomic():
-        session_end(class_session=class_session)
-        for table in tables:
-            if table.status != Table.Status.FINISHED:
-                cardgames_services.table_end(table=table)
-        # No reason given: each tablet says goodbye in its own language.
-        cardgames_services.tables_close_sockets(table_ids=[t.pk for t in tables])
-    for login in list(TabletLogin.objects.filter(class_session=class_session)):
-        tablet_sign_out(login=login)
-
-
 def _int(value: Any) -> int:
     """A number the monitor page sent, or a polite refusal."""
     number = whole_number(value, max_digits=11)
@@ -79,7 +62,7 @@ def monitor_act(*, class_session: ClassSession, data: dict[str, Any]) -> int | N
     exactly like a missing one."""
     kind = data.get("kind")
     if kind == "end_session":
-        session_end_everything(class_session=class_session)
+        session_close(class_session=class_session)
         return None
     if kind not in (
         "pause", "resume", "end_table", "seat_to_bot", "seat_to_pupil", "rematch", "release"

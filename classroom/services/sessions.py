@@ -12,8 +12,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cardgames import engines
-from classroom.models import ClassSession, SchoolClass
+from cardgames import services as cardgames_services
+from cardgames.models import Table
+from classroom.models import ClassSession, SchoolClass, TabletLogin
+from classroom.selectors.monitor import session_tables
 from classroom.services.events import lobby_group, notify_on_commit
+from classroom.services.joining import tablet_sign_out
 from classroom.services.reports import session_summaries_schedule
 
 JOIN_CODE_ATTEMPTS = 20
@@ -85,13 +89,19 @@ def session_end(*, class_session: ClassSession) -> ClassSession:
 def session_close(*, class_session: ClassSession) -> None:
     """End a lesson with everything in it, as "Terminer la séance" does: the
     join code dies, every table ends (its log stays for replay), every tablet
-    is signed out and every socket is told. One definition, in
-    ``classroom.services.monitor.session_end_everything``; imported here at
-    call time because that module builds on this one. Locks the session and
-    each table (through the services it calls)."""
-    from classroom.services.monitor import session_end_everything
-
-    session_end_everything(class_session=class_session)
+    is signed out and every table socket is closed. The one definition: the
+    teacher's button, the monitor and a new lesson all end a lesson here.
+    Locks the session and each table (through the services it calls)."""
+    tables = session_tables(class_session)
+    with transaction.atomic():
+        session_end(class_session=class_session)
+        for table in tables:
+            if table.status != Table.Status.FINISHED:
+                cardgames_services.table_end(table=table)
+        # No reason given: each tablet says goodbye in its own language.
+        cardgames_services.tables_close_sockets(table_ids=[t.pk for t in tables])
+    for login in list(TabletLogin.objects.filter(class_session=class_session)):
+        tablet_sign_out(login=login)
 
 
 def sessions_idle_end(*, school_class: SchoolClass | None = None) -> int:

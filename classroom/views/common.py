@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from cardgames.i18n import SESSION_LANGUAGE_KEY, request_language_set
+from cardgames.views import HtmxHttpRequest
 from classroom import services
 from classroom.models import SchoolClass
 from classroom.names import by_name
@@ -38,10 +39,10 @@ def join_url(request: HttpRequest) -> str:
     return request.build_absolute_uri(reverse("classroom:join"))
 
 
-def hx_redirect(request: HttpRequest, target: str) -> HttpResponse:
+def hx_redirect(request: HtmxHttpRequest, target: str) -> HttpResponse:
     """Go to ``target``: an ``HX-Redirect`` for htmx (the whole page moves, not
     the swapped fragment), a plain redirect otherwise."""
-    if getattr(request, "htmx", False):
+    if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = target
         return response

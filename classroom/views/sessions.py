@@ -41,7 +41,7 @@ from classroom.models import (
 from classroom.pictures import avatar_url
 from classroom.selectors.monitor import current_tables, session_tables
 from classroom.services.groups import quick_size, session_robots, session_set_robots
-from classroom.services.monitor import session_end_everything
+from classroom.services.sessions import session_close
 from classroom.services.tables import group_release, table_rematch
 from classroom.views.common import (
     join_url,
@@ -50,7 +50,7 @@ from classroom.views.common import (
 )
 
 
-def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
+def session_new(request: HtmxHttpRequest, class_id: int) -> HttpResponse:
     """Open a session: the games as cards (title, pitch, icon, players), and the
     chosen game's options, built from its engine's ``option_schema()``. Choosing
     another game swaps the options in place (htmx ``GET ?game=``)."""
@@ -68,7 +68,7 @@ def session_new(request: HttpRequest, class_id: int) -> HttpResponse:
         messages.success(request, _("Séance ouverte. Montrez le code au tableau !"))
         return redirect("classroom:session_detail", session_id=class_session.pk)
     options_form = OptionsForm(request.POST or None, game=game, targeted=False)
-    if request.method == "GET" and getattr(request, "htmx", False):
+    if request.method == "GET" and request.htmx:
         return render(
             request, "classroom/teacher/_game_options.html", {"options_form": options_form, "game": game}
         )
@@ -144,7 +144,7 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-def session_board(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_board(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The grouping board alone (htmx swaps it after each tap). POSTed, it
     carries a finished table's next step: ``rematch`` ("Rejouer": same pupils,
     a new game, their tablets follow) or ``release`` ("Regrouper ces élèves":
@@ -182,8 +182,8 @@ def _finished_table_next(request: HttpRequest, class_session: ClassSession) -> N
             messages.error(request, exc.messages[0])
 
 
-def _board_response(request: HttpRequest, class_session: ClassSession) -> HttpResponse:
-    if getattr(request, "htmx", False):
+def _board_response(request: HtmxHttpRequest, class_session: ClassSession) -> HttpResponse:
+    if request.htmx:
         return render(
             request, "classroom/teacher/_board.html", _session_context(request, class_session)
         )
@@ -221,7 +221,7 @@ def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_session(request.user, session_id)
     if request.method == "POST":
         if class_session.is_open:
-            session_end_everything(class_session=class_session)
+            session_close(class_session=class_session)
         messages.success(request, _("Séance terminée : le code ne fonctionne plus."))
         return redirect("classroom:class_detail", class_id=class_session.school_class_id)
     if not class_session.is_open:
@@ -311,7 +311,7 @@ def session_projector(request: HtmxHttpRequest, session_id: int) -> HttpResponse
 
 
 @require_POST
-def groups_make(request: HttpRequest, session_id: int) -> HttpResponse:
+def groups_make(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """ "Groupes de N", with the board's robot level; with ``quick`` it is
     "Grouper par 4 et lancer": the tables start at once (one click), and the
     whole page comes back with what started."""
@@ -334,14 +334,14 @@ def groups_make(request: HttpRequest, session_id: int) -> HttpResponse:
             if start:
                 _start_and_say(request, class_session)
                 where = reverse("classroom:session_detail", args=[class_session.pk])
-                if getattr(request, "htmx", False):
+                if request.htmx:
                     return HttpResponseClientRedirect(where)
                 return redirect(where)
     return _board_response(request, class_session)
 
 
 @require_POST
-def session_robots_set(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_robots_set(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """The board's one robot control: the level of every table not yet
     started, and of the next groupings."""
     class_session = access.access_open_session(request.user, session_id)
@@ -353,14 +353,14 @@ def session_robots_set(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @require_POST
-def group_add(request: HttpRequest, session_id: int) -> HttpResponse:
+def group_add(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     class_session = access.access_open_session(request.user, session_id)
     services.group_add(class_session=class_session)
     return _board_response(request, class_session)
 
 
 @require_POST
-def pupil_move(request: HttpRequest, session_id: int, pupil_id: int) -> HttpResponse:
+def pupil_move(request: HtmxHttpRequest, session_id: int, pupil_id: int) -> HttpResponse:
     """Tap a pupil, then tap the table to put them on (no drag needed)."""
     class_session = access.access_open_session(request.user, session_id)
     pupil = access.access_session_pupil(class_session, pupil_id)
@@ -378,7 +378,7 @@ def pupil_move(request: HttpRequest, session_id: int, pupil_id: int) -> HttpResp
 
 
 @require_POST
-def group_bots(request: HttpRequest, group_id: int) -> HttpResponse:
+def group_bots(request: HtmxHttpRequest, group_id: int) -> HttpResponse:
     group = access.access_group(request.user, group_id)
     form = BotsForm(request.POST)
     if form.is_valid() and group.table_id is None:

@@ -13,6 +13,7 @@ from cardgames import engines, rendering, screen_units, services
 from cardgames.access import TableAccess
 from cardgames.consumers import TableConsumer
 from cardgames.models import GameState
+from cardgames.services.messages import Reply, message_handle
 from tests.cardgames.factories import seat_resolver, started_table  # noqa: F401
 from tests.cardgames.wsclient import play_form
 
@@ -51,6 +52,18 @@ def _consumer(table_id: int, seat: int, game: str) -> TableConsumer:
     return consumer
 
 
+def _handle(consumer: TableConsumer, data: dict[str, Any]) -> Reply:
+    """One message of the socket, handled as its ``receive`` hands it over."""
+    assert consumer.access is not None
+    return message_handle(
+        table_id=consumer.table_id,
+        game=consumer.game,
+        seat=consumer.access.seat,
+        player_key=consumer.player_key,
+        data=data,
+    )
+
+
 def test_a_move_takes_a_fixed_small_number_of_statements(
     django_assert_max_num_queries: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -65,15 +78,15 @@ def test_a_move_takes_a_fixed_small_number_of_statements(
         form = play_form(engine.legal_actions(state, current)[0], game_state.version)
         # As on a tablet: the card is tapped first, then played.
         with django_assert_max_num_queries(CHOOSE_STATEMENTS):
-            chosen = consumer._handle(
-                {"kind": "choose", "card": form["card"], "version": form["version"]}
+            chosen = _handle(
+                consumer, {"kind": "choose", "card": form["card"], "version": form["version"]}
             )
         assert chosen.snap is not None and not chosen.notice
         with (
             django_assert_max_num_queries(MOVE_STATEMENTS),
             django_capture_on_commit_callbacks(execute=True),
         ):
-            answer = consumer._handle(form)
+            answer = _handle(consumer, form)
         # The mover's own screen comes back with the move, at the new version.
         assert answer.snap is not None and answer.snap.version == game_state.version + 1
 
@@ -139,7 +152,7 @@ def _play_one(table_id: int, game: str) -> tuple[int, int]:
     mover = engine.view(state, None)["current_seat"]
     consumer = _consumer(table_id, mover, game)
     consumer.player_key = None  # the bot's seat too is played through the socket here
-    consumer._handle(play_form(engine.legal_actions(state, mover)[0], game_state.version))
+    _handle(consumer, play_form(engine.legal_actions(state, mover)[0], game_state.version))
     after = engine.from_json(GameState.objects.get(table_id=table_id).state)
     return mover, engine.view(after, None)["current_seat"]
 
@@ -181,7 +194,7 @@ def _units(html: str) -> dict[str, str]:
     """A screen's units as a tablet shows them (htmx drops hx-swap-oob)."""
     return {
         key: re.sub(r' hx-swap-oob="[^"]*"', "", unit)
-        for key, unit in screen_units.units_of(html).items()
+        for key, unit in screen_units.Screen.of(html, version=0, status="").units.items()
     }
 
 
@@ -233,7 +246,7 @@ def test_choosing_a_card_sends_that_card_not_the_whole_hand() -> None:
     consumer = _consumer(table.pk, mover, table.game)
     consumer.player_key = None
     for card in (cards[0], cards[1]):
-        consumer._handle({"kind": "choose", "card": str(card), "version": str(snap.version)})
+        _handle(consumer, {"kind": "choose", "card": str(card), "version": str(snap.version)})
         after = rendering.snapshot(table.pk)
         assert after is not None
         screen = rendering.render_screen(after, mover)
@@ -268,7 +281,7 @@ def _play_any(table_id: int, rng: random.Random, step: int) -> bool:
 
 def _log_lines(html: str | None) -> set[str]:
     """What the log's lines say, in a screen or a unit."""
-    log = screen_units.units_of(html or "").get("table-log", "")
+    log = screen_units.Screen.of(html or "", version=0, status="").units.get("table-log", "")
     return set(re.findall(r'<li[^>]*class="cg-event[^"]*"[^>]*>(.*?)</li>', log))
 
 

@@ -170,18 +170,18 @@ async def test_the_mover_draws_its_own_move_once_and_the_others_see_it(
     the other tablet is drawn and shown the move as always."""
     from channels.db import database_sync_to_async
 
-    from cardgames import consumers, table_hub
+    from cardgames import table_hub, table_screen
     from tests.cardgames.factories import pupil_tablets, started_table
     from tests.cardgames.wsclient import play_form, table_state
 
     drawn: list[tuple[int | None, int]] = []
-    real = consumers.render_screen
+    real = table_screen.render_screen
 
     async def counted(snap: Any, **kwargs: Any) -> Any:
         drawn.append((kwargs.get("seat"), snap.version))
         return await real(snap, **kwargs)
 
-    monkeypatch.setattr(consumers, "render_screen", counted)
+    monkeypatch.setattr(table_screen, "render_screen", counted)
     # The other sockets of the table are drawn together by the worker's hub.
     real_many = table_hub.render_screens
 

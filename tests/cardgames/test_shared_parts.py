@@ -143,11 +143,11 @@ def test_a_worker_shares_a_changes_parts_without_keeping_its_snapshot_alive() ->
     assert snap is not None
     stamp = f"test-{table.pk}"
     first = live_screens._shared_screen(snap, stamp, 0, False, "", "fr")
-    parts = live_screens._shared_parts_of(snap, stamp, "fr")
+    parts = live_screens._kept_parts((snap.table.pk, stamp, "fr"), snap)
     assert parts, "the first screen drew the common parts"
     before = dict(parts)
     second = live_screens._shared_screen(snap, stamp, 1, False, "", "fr")
-    kept = live_screens._shared_parts_of(snap, stamp, "fr")
+    kept = live_screens._kept_parts((snap.table.pk, stamp, "fr"), snap)
     assert kept is parts and kept == before, "copied, not drawn again"
     assert first.html != second.html  # two seats, two hands
 
@@ -155,7 +155,7 @@ def test_a_worker_shares_a_changes_parts_without_keeping_its_snapshot_alive() ->
     again = rendering.snapshot(table.pk)
     assert again is not None
     live_screens._shared_screen(again, stamp, 2, False, "", "fr")
-    assert live_screens._shared_parts_of(again, stamp, "fr") is not parts
+    assert live_screens._kept_parts((again.table.pk, stamp, "fr"), again) is not parts
 
     gone = weakref.ref(snap)
     del snap, again, first, second

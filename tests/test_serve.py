@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError
 
-from cardgames.management.commands.serve import check_workers
+from config.management.commands.serve import check_workers
 
 
 @pytest.mark.parametrize(
