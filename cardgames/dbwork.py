@@ -3,9 +3,8 @@
 Channels runs every ``database_sync_to_async`` call of a worker on one thread,
 one call after another. On SQLite that is right: its writers take turns anyway.
 On PostgreSQL it made every move of every table wait in one queue while the
-thread sat waiting for the server's answers (py-spy, 75 tables on one worker:
-the thread busy 31 % of the time, two thirds of it in ``psycopg`` waits), and a
-child's move waited behind other tables' moves and robots.
+thread sat waiting for the server's answers, and a child's move waited behind
+other tables' moves and robots (measured: ``docs/performance.md``).
 
 ``db_work`` runs such calls on ``CARDGAMES_DB_THREADS`` threads instead (set
 from ``DB_THREADS``; 1 keeps Channels' single thread). Moves of different
@@ -65,9 +64,8 @@ class NoLoopConnectionClose:
     That call runs on Channels' database thread. On the live path it put every
     message of every socket, a move's broadcast included, in the queue of the
     one database thread (SQLite) behind other tables' moves and robots, only to
-    close connections the handler does not use on the event loop. py-spy, 300
-    sockets: 5 % of the event loop's samples in ``aclose_old_connections``, and
-    each socket's update waited a turn of the database thread first."""
+    close connections the handler does not use on the event loop: each socket's
+    update waited a turn of the database thread first."""
 
     async def dispatch(self, message: Any) -> None:
         handler = getattr(self, get_handler_name(message), None)

@@ -86,10 +86,10 @@ async def shared_snapshot(table_id: int, stamp: object) -> rendering.Snapshot | 
 
 # Rendering runs on one thread of its own: not on the database thread (a table's
 # screens must not wait behind another table's transaction) and not on the event
-# loop, which must stay free to read and write every socket. Measured on 2 cores
-# with 160 sockets: renders on the loop made the move p50 ~2 s (the loop starved
-# for the GIL), a pool of several threads was no better; one render thread with
-# a short GIL switch interval (config/asgi.py) gave p50 ~80 ms.
+# loop, which must stay free to read and write every socket. Renders on the
+# loop starved it for the GIL; a pool of several threads was no better; one
+# render thread with a short GIL switch interval (config/asgi.py) was what
+# worked. Measured: docs/performance.md.
 # One render per change, seat and viewer kind per process (same stamp as the
 # snapshot): two sockets of one seat, or every public screen, share it. The
 # cache is only touched from the render thread.
@@ -99,8 +99,7 @@ class _RenderThread:
     broadcasts. A move's broadcast reaches the other sockets of the table while
     the mover's reply is still on its way back from the database thread; in a
     plain queue their renders came first, and the pupil who moved waited for
-    three screens to be drawn before seeing their own (measured: mover's screen
-    sent 5.8 ms after the move was saved, the last of the table's 6.9 ms after)."""
+    three screens to be drawn before seeing their own."""
 
     # LATER: a robot's move. Its screens are drawn one job each, so that a
     # pupil's move that comes meanwhile waits for one screen at most, not four.
@@ -168,12 +167,10 @@ def _shared_screen(
 #
 # The snapshot is known by a weak reference. Held strongly, the 1024 entries
 # kept 1024 snapshots (their seats, state and event log) alive long after their
-# screens were sent: about 70 000 objects that every full pass of the garbage
-# collector walked while every thread of the worker waited (measured with
-# 40 Chasse tables: a full pass 84 ms with the caches full, 30 ms with this
-# one empty). A snapshot is needed only while it is being drawn, and the
-# caches that hand it out (``services.move_after``, ``shared_snapshot``) keep
-# it that long.
+# screens were sent, and every full pass of the garbage collector walked them
+# while every thread of the worker waited. A snapshot is needed only while it
+# is being drawn, and the caches that hand it out (``services.move_after``,
+# ``shared_snapshot``) keep it that long.
 _SHARED_PARTS: OrderedDict[
     tuple[Any, ...], tuple[weakref.ref[rendering.Snapshot], dict[tuple[Any, ...], str]]
 ] = OrderedDict()
@@ -269,9 +266,9 @@ def screens_later(
     each a job of its own behind every pupil's screen (``_RenderThread.LATER``).
 
     Why: changes of different tables share one GIL, so a pupil whose tap comes
-    while another table's change is drawn waits for it (``bench_ws.py``: 17 of
-    the 20 slowest moves overlapped another change, a robot's in about a third
-    of them). A robot "thinks" for a second or more: a few milliseconds more
+    while another table's change is drawn waits for it (``bench_ws.py``: most
+    of the slowest moves overlapped another table's change, often a robot's).
+    A robot "thinks" for a second or more: a few milliseconds more
     are invisible on its table, while the pupil's are the measured wait."""
     return [
         asyncio.wrap_future(
@@ -298,10 +295,8 @@ def screens_in_flight_drawn(*, timeout: float = 1.0) -> None:
     turn about and *both* tables waited for the sum of their work; finishing
     the screens queued first gives the earlier table its screens at once and
     costs the later one nothing it would not have waited anyway. Renders never
-    wait for a database thread, so this wait cannot close a circle. Measured
-    (``bench_ws.py``, 40 sockets, three runs each, waiting as the message
-    arrived): move p95 33.6/22.3/23.2 -> 22.7/21.2/20.2 ms, p99 46.0/28.4/34.5
-    -> 27.9/25.6/26.1 ms."""
+    wait for a database thread, so this wait cannot close a circle. Measured:
+    docs/performance.md."""
     if not _RENDERER.busy():
         return
     marker = _RENDERER.submit(_RENDERER.BROADCAST, _nothing)
@@ -315,9 +310,9 @@ def _nothing() -> None:
 
 # Sockets of one worker that open (read their table, draw their whole screen)
 # at the same time. Opening costs several times a move; when a killed worker's
-# 180 tablets reconnect to this one at once, each move queued behind all their
-# reads and renders (loadtest, 2 workers: move p95 1.1 s for the 10 s after the
-# kill). A few at a time, the moves of the tables already playing slip between.
+# tablets reconnect to this one at once, each move queued behind all their
+# reads and renders. A few at a time, the moves of the tables already playing
+# slip between.
 OPENING_AT_ONCE = 4
 _opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()

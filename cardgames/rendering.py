@@ -39,7 +39,7 @@ LOG_TAIL = 8
 
 # Move nonces (a form's "this tap" token, refused if seen twice) drawn from a
 # pool filled 256 at a time: one system call per 256 renders instead of one per
-# render (under load each one handed the GIL away; the profile showed 13%).
+# render (under load each one handed the GIL away).
 _NONCES: list[str] = []
 
 
@@ -284,7 +284,7 @@ class HeldNotice:
     """The refusal one socket was last told, kept on its screen.
 
     A refusal came as the notice line, and the next change of the table (any
-    player's move, a robot's, 34 ms later) redrew that line without it: a
+    player's move, a robot's, often a moment later) redrew that line without it: a
     child never read "Trop tard : …". The socket keeps it here and every
     screen it is sent shows it again (``notice_keep``) until the child taps
     again (``drop``) or, past ``NOTICE_HOLD_SECONDS``, the table changes."""

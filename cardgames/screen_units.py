@@ -31,7 +31,7 @@ def _element_end(html: str, start: int, tag: str) -> int:
     By ``str.find`` and ``str.count``, which run in C: a screen is cut into
     units here, and a line list into lines, for every socket after every move;
     done with a regular expression stepping through each tag, this cutting was
-    a fifth of the cost of a screen (py-spy on ``bench_render.py``). The
+    a large part of a screen's cost (``docs/performance.md``). The
     templates are squeezed (``config/template_loaders.py``): an opening tag is
     ``<name `` or ``<name>``, a closing one ``</name>``, and no element that is
     cut here closes itself (``<name/>``)."""

@@ -2,8 +2,8 @@
 
 Why: every message a consumer handles costs a database thread, and on SQLite a
 refused move still opened a write transaction (the write lock of the whole
-school). The review's script sent 300 refused moves and 200 ``sync`` from one
-socket and was served every one (2.7 MB of redraws). A message beyond the
+school). A script sending hundreds of refused moves and ``sync`` from one
+socket was served every one, each with its redraw. A message beyond the
 budget is refused here, on the event loop, before any parsing or database work.
 
 The numbers (``settings.WS_BUDGET_*``), and why no child reaches them:

@@ -2,11 +2,9 @@
 ORM on every move.
 
 A move is five statements (``services.moves``) and its screens' read is two
-(``rendering.snapshot``); they are the same statements every time, only their
-values change. Built by the ORM they cost more to build than to run: per move,
-0.34 ms to build and read the locked state with its table, 0.26 ms for the four
-seats, 0.24 ms for the compare-and-set UPDATE and 0.13 ms for the Move INSERT,
-against 0.11 ms for that UPDATE written out (SQLite, measured in a loop). Here
+(``cardgames.snapshot``); they are the same statements every time, only their
+values change. Built by the ORM they cost more to build than to run (the
+figures: ``docs/performance.md``). Here
 each statement's SQL is written once per database connection vendor, from the
 models' own metadata (tables, columns, ``FOR UPDATE`` where the database has it),
 and each value goes through the field's own conversions both ways

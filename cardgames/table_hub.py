@@ -13,9 +13,9 @@ table it has a socket of, and hands each event to that table's sockets here:
 
 Why: as members of the group, each socket received its own copy of every move
 and Channels woke it (a task, a wait, a dispatch) only for it to ask for the
-same read and a render of its own on the render thread. py-spy on
-``bench_ws.py`` (40 sockets): that per-socket machinery was a third of the
-event loop's time, and each screen was a separate trip to the render thread.
+same read and a render of its own on the render thread. That per-socket
+machinery was a large share of the event loop's time (``docs/performance.md``),
+and each screen was a separate trip to the render thread.
 On Redis, a move is also one message per worker instead of one per socket.
 
 A socket that is busy with a message of its own (its move, its connect) when a

@@ -77,8 +77,8 @@ def record_move(
     # (once the mover's screen is sent, ``services.after_reply``): one short transaction
     # (the row, and dropping the session's cached summaries so the next report
     # rebuilds them), not a lookup before the insert, a savepoint and a second
-    # transaction for the summaries (measured: 11 statements and 2.7 ms a
-    # move, now 5).
+    # transaction for the summaries (``tests/classroom/test_learning.py`` counts
+    # the statements).
     try:
         with transaction.atomic():
             record = LearningRecord.objects.create(
@@ -101,9 +101,8 @@ def record_move(
 def _practice_sql(vendor: str) -> str:
     """The record's one read, written once from the models' metadata. Built
     by the ORM on every move of a lesson (a join through the class) it cost
-    more to build than to run: py-spy on the 40-socket benchmark put the
-    record at more of the database thread than the move itself, and a
-    quarter of the record was building this query."""
+    more to build than to run: the record took more of the database thread
+    than the move itself (``docs/performance.md``)."""
     session, pupil = ClassSession._meta, Pupil._meta
     q = connection.ops.quote_name
     return (

@@ -14,8 +14,8 @@ from django.core.asgi import get_asgi_application
 # The event loop shares the GIL with the database thread and the render thread
 # (cardgames/live_screens.py). With CPython's default 5 ms switch interval, every
 # time the loop waited for the GIL behind them it lost up to 5 ms, and a school's
-# worth of sockets queued for seconds; 1 ms keeps the loop responsive (measured:
-# move p50 ~80 ms instead of ~400 ms with 160 sockets on 2 cores).
+# worth of sockets queued for seconds; 1 ms keeps the loop responsive
+# (docs/performance.md).
 sys.setswitchinterval(0.001)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -54,13 +54,13 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await router(scope, receive, send)
 
 # The garbage collector's full passes stop every thread of the worker while
-# they walk every object. With 300 sockets they came 3 to 4 times a minute and
-# took 60-170 ms each (measured with gc.callbacks under `make loadtest`): the
-# slowest moves of the benchmark were those that waited behind one. What the
-# worker loaded to start (Django, the URLconf, the app) never becomes garbage:
-# it is frozen out of the collector's walk. And a full pass now waits for 200
-# younger passes instead of 10 (about one every few minutes at full load):
-# reference counting frees almost everything, the young passes free cycles,
-# and a full pass is left only what survived both.
+# they walk every object. Under a school's load they came several times a
+# minute, each long enough to make the slowest moves of the benchmark those
+# that waited behind one. What the worker loaded to start (Django, the URLconf,
+# the app) never becomes garbage: it is frozen out of the collector's walk.
+# And a full pass now waits for 200 younger passes instead of 10 (about one
+# every few minutes at full load): reference counting frees almost everything,
+# the young passes free cycles, and a full pass is left only what survived
+# both.
 gc.freeze()
 gc.set_threshold(*gc.get_threshold()[:2], 200)

@@ -139,9 +139,9 @@ class CancelSafeConnection(AbstractConnection):
     a message that never comes: a closed socket's consumer never ended (Channels
     awaits its receive task after cancelling it), the hub reader stopped by a
     last socket read on for up to 5 s, and a worker's graceful stop ran out of
-    time. Measured on this machine's Redis: of 200 receives cancelled at random
-    moments, 3 to 21 per round were still running 2 s later, each after a
-    command sent while the cancel came in.
+    time. Measured on Redis with receives cancelled at random moments: some
+    were still running seconds later, each after a command sent while the
+    cancel came in.
 
     The send has gone out but its reply is unread, so the connection is closed
     (as redis-py does when a send is interrupted) and the cancellation raised.
@@ -172,8 +172,8 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
     The stock layer raises from ``receive`` as soon as Redis goes: Channels then
     ends the consumer, so every socket was closed (1006, one traceback each)
     and each tablet's reconnect met ``group_add`` failing with an HTTP 500 until
-    Redis was back, each failure doubling htmx's reconnect delay (tablets came
-    back up to 50 s later). Here, while Redis is unreachable:
+    Redis was back, each failure doubling htmx's reconnect delay (some tablets
+    came back long after Redis). Here, while Redis is unreachable:
 
     - ``receive`` waits for it and reads again: the socket stays open;
     - ``group_add`` and ``group_discard`` are remembered and return: a tablet
@@ -307,10 +307,10 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
         members, reading the members, dropping each member's expired messages
         (in a MULTI/EXEC of their own), then the script that queues the message.
         On a loaded worker each await is a turn of the event loop among every
-        socket's work, and py-spy on the load test (PostgreSQL + Redis, 1
-        worker, 300 sockets) put ``group_send`` at a fifth of the event loop's
-        time. Here the first two go in one pipeline, the last two in another,
-        without MULTI/EXEC: each command is atomic on its own, and nothing needs
+        socket's work, and on the load test ``group_send`` took a large share
+        of a loaded worker's event loop (``docs/performance.md``). Here the
+        first two go in one pipeline, the last two in another, without
+        MULTI/EXEC: each command is atomic on its own, and nothing needs
         the trims and the script to be one (the stock code did not make them one
         either). Two differences, neither reachable with this project's single
         Redis host: with several hosts, a member's expired messages are trimmed
@@ -368,10 +368,10 @@ class InMemoryChannelLayer(_InMemoryChannelLayer):  # type: ignore[misc]
     """Channels' in-memory layer, with its expiry sweep run at most once a second.
 
     The stock layer walks every channel and every group on *each* ``receive``
-    and ``group_send``: with 300 sockets each receiving after every message,
-    that sweep alone took 4.5 % of a loaded worker's time (py-spy), for
-    messages that expire after a minute. Sweeping once a second drops an
-    expired message at most a second late, which nobody can see.
+    and ``group_send``: with a school's sockets each receiving after every
+    message, that sweep alone was a noticeable share of a loaded worker's
+    time, for messages that expire after a minute. Sweeping once a second
+    drops an expired message at most a second late, which nobody can see.
 
     ``group_send`` also puts the message straight into each member's queue
     instead of starting one task per member (``send`` never waits)."""

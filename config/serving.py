@@ -4,8 +4,8 @@ uvicorn's own ``--workers N`` binds one listening socket and every worker
 accepts from it. Whichever worker wakes first takes every connection waiting
 (asyncio accepts up to the backlog, 2048, per wake-up). When a whole school
 connects at once, one worker gets most of the tablets. Measured with the load
-test (2 workers, 300 sockets): one worker held 221 of them. That worker then
-did nearly all the work, and the second one sat idle.
+test: one worker held most of them. That worker then did nearly all the work,
+and the second one sat idle.
 
 Here each worker gets a listening socket of its own, bound to the same address
 with ``SO_REUSEPORT``. The kernel then spreads new connections over the

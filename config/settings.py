@@ -130,7 +130,7 @@ if env.str("DATABASE_URL", default=""):
         }
         # psycopg_pool retries a failed connection after 1, 2, 4, 8 s (up to
         # 10 s): after a 5 s PostgreSQL restart, moves waited for the pool's
-        # next attempt and were acknowledged up to 12.8 s after it was back.
+        # next attempt and were acknowledged seconds after it was back.
         # A connection attempt to a stopped server is refused at once, so
         # trying again every DB_RECONNECT_SECONDS costs nothing and the first
         # move after the restart goes through (psycopg_pool has no option).
@@ -179,9 +179,9 @@ if REDIS_URL:
     # channels_redis 4.3 at school scale, so both are set here:
     # - ``ConnectionPool`` now defaults to ``max_connections=100`` (it used to be
     #   unbounded) and raises ``MaxConnectionsError: Too many connections`` as
-    #   soon as 101 commands are in flight: 300 tablets connecting at once each
-    #   run ``group_add``, and 200 were refused with HTTP 500. Our layer uses a
-    #   *blocking* pool instead (config/channel_layer.py): at most
+    #   soon as 101 commands are in flight: a school's tablets connecting at
+    #   once each run ``group_add``, and most were refused with HTTP 500. Our
+    #   layer uses a *blocking* pool instead (config/channel_layer.py): at most
     #   REDIS_MAX_CONNECTIONS per worker, and a command waits for a free
     #   connection rather than failing.
     # - ``socket_timeout`` now defaults to 5 s, exactly channels_redis'

@@ -6,9 +6,8 @@ commit that takes the log past 1000 pages also copies it back into the
 database and syncs both files to disk (the *checkpoint*) before it returns.
 On the embedded default that commit is a child's move (or a robot's, or a
 learning record queued before the next move): about one commit in a hundred
-here, each of them 3 to 5 ms longer (measured on this project's machine with
-18 KB written per commit, as a move's state is), while the database thread
-holds every other table's move behind it. Those were the slowest moves of
+here, each of them a few milliseconds longer while every other table's move
+waits behind it on the database thread. Those were the slowest moves of
 ``benchmarks/bench_ws.py``.
 
 So a worker turns the automatic checkpoint off on its own connections and a

@@ -124,10 +124,10 @@ def check_seat(seat: object, players: int) -> int:
 
 
 # The Mersenne Twister's 625 words, packed: 4 bytes each, little-endian, then
-# base64. As a JSON list of numbers they were 7.3 KB of a Chasse state's ~10 KB,
-# written and read back on every move: encoding and parsing 625 numbers cost
-# 0.1 ms each way in Python, and PostgreSQL parsed them again into ``jsonb`` on
-# every write. Packed, they are one 3.3 KB string, about 3 times cheaper each way.
+# base64. As a JSON list of numbers they were most of a Chasse state, written and
+# read back on every move: 625 numbers encoded and parsed each way in Python, and
+# parsed again by PostgreSQL into ``jsonb`` on every write. Packed, they are one
+# string, much smaller and cheaper each way (``docs/performance.md``).
 def rng_to_json(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
     packed = struct.pack(f"<{len(internal)}I", *internal)
@@ -174,12 +174,11 @@ def adopt_log(log: Iterable[Event]) -> list[Event]:
     and everyone else (``history``, the views, the server's services and
     screens) only reads them; ``history`` already hands out the logged events
     themselves. So the list is all the loaded state must own: what it appends,
-    ``data`` does not see. Copying every event as well cost the live path
-    0.3 ms or more a move once a game had a hundred moves, growing with every
-    move: a move loads the state, and so does every read of the table for a
-    screen or a robot. ``test_contract`` plays every game to check that logged
-    events stay as they were and that a dict a state was loaded from does not
-    change as that state plays on."""
+    ``data`` does not see. Copying every event as well cost the live path more
+    with every move of a game: a move loads the state, and so does every read
+    of the table for a screen or a robot. ``test_contract`` plays every game to
+    check that logged events stay as they were and that a dict a state was
+    loaded from does not change as that state plays on."""
     return list(log)
 
 

@@ -8,11 +8,13 @@
 - :mod:`.notify`: channel-layer messages and the scheduler hook;
 - :mod:`.after_reply`: a move's receivers run after the mover's own screen;
 - :mod:`.errors`: ``ActionRefused`` and its wording;
-- :mod:`.answers`: a player's answer to the game's end-of-game question.
+- :mod:`.answers`: a player's answer to the game's end-of-game question;
+- :mod:`.messages`: what one socket message does (``message_handle``);
+- :mod:`.sockets`: a socket opening, and following a change of seats.
 
 Every public function takes keyword-only arguments; those that change a
 table's state take its lock first and say so. No module here names a game:
-per-game wording lives in ``cardgames/ui/<game>.py``.
+per-game wording lives in ``cardgames/ui/<game>/``.
 """
 
 from cardgames.services.after_reply import (

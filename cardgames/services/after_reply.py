@@ -5,9 +5,7 @@ In a lesson that writes the pupil's learning record: a read and a short
 transaction on the worker's database thread. Run there and then, the pupil
 who moved saw their new screen last of the whole table: their socket's reply
 waited for the record while the other screens, drawn from the broadcast, went
-out first (traced on one table: others' screens sent 15 ms after the message,
-the mover's 21 ms after, 10 ms of it the record sharing the GIL with the
-other screens' renders).
+out first, and the record shared the GIL with those screens' renders.
 
 A caller that answers a socket (``TableConsumer``) opens
 :func:`receivers_after_reply` around the move: the receivers of the moves that

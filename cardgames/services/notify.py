@@ -46,8 +46,8 @@ def table_group(table_id: int) -> str:
 def presence_group(table_id: int) -> str:
     """The group told when a socket of the table opens or closes: only the
     teacher's monitor shows presence. Sent to the table's group, every tablet
-    got each one and dropped it; when a killed worker's 190 tablets reconnect
-    at once, that was about 760 messages dispatched for nothing."""
+    got each one and dropped it; when a killed worker's tablets reconnect at
+    once, that was hundreds of messages dispatched for nothing."""
     return f"table-{table_id}-presence"
 
 
@@ -189,7 +189,7 @@ def move_after(*, stamp: object) -> Snapshot | None:
     snapshot and share the parts they have in common. It was taken by the
     first caller once, and the others read the table again meanwhile: the
     mover's thread took it, and until its socket had shared it the broadcast's
-    sockets went to the database (traced: their screens drawn 7 ms later)."""
+    sockets went to the database, and their screens were drawn later."""
     if not isinstance(stamp, str):
         return None
     with _after_lock:

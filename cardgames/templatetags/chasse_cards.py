@@ -5,9 +5,9 @@
 A hand is drawn again on every screen whose cards or turn changed: the mover's
 (a card played, one drawn) and the next player's (their cards can now be
 tapped), so twice per move. As a template loop it was the costliest part of a
-seat's screen (0.39 ms of a change's 4.0 ms of rendering, measured per
-block); a card's form never changes for the same card, state and language, so
-each is drawn once per worker and kept (``_card_form``).
+seat's screen (``docs/performance.md``); a card's form never changes for the
+same card, state and language, so each is drawn once per worker and kept
+(``_card_form``).
 """
 
 from __future__ import annotations

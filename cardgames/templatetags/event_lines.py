@@ -3,9 +3,8 @@ happened (a move, its penalty, a new round), drawn in Python.
 
 They are the commonest markup of a live screen: the log, the short history and
 the seat's own last move, on every screen of every change. As a template they
-were a quarter of a change's render (measured: 1.4 of 5.7 ms for a table's four
-screens); a line never changes once drawn, so each is drawn once per worker and
-kept (``_line``).
+were a large part of a change's render (``docs/performance.md``); a line never
+changes once drawn, so each is drawn once per worker and kept (``_line``).
 
 With a list name, the lines are those of a list a socket is sent a line at a
 time (``screen_units.Screen.update``): each line is named ``data-line``, and a

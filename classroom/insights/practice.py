@@ -173,6 +173,57 @@ def weaknesses(*, plays: Iterable[Play]) -> Weaknesses:
     time is therefore always there (on the plays that did not cross, if not
     on all), and a carry skill appears only from forgotten carries."""
     plays = plays if isinstance(plays, list) else list(plays)
+    carry, borrow, tens = _crossing_skills(plays)
+    facts = _fact_skills(plays, weak_carry=_would_score(carry))
+    found = [
+        _candidate(
+            f"fact:{a}+{b}",
+            _("Le calcul %(a)s + %(b)s (et %(b)s + %(a)s)")
+            if a != b
+            else _("Le calcul %(a)s + %(b)s"),
+            (("a", a), ("b", b)),
+            skill,
+            REFERENCE_ERROR_RATE,
+        )
+        for (a, b), skill in facts.items()
+    ]
+    found.append(
+        _candidate(
+            "carry",
+            _("Passer la dizaine en ajoutant (ex. %(examples)s)"),
+            (("digit", _most_missed_digit(carry)),),
+            carry,
+            REFERENCE_ERROR_RATE,
+            examples_in_label=True,
+        )
+    )
+    found.append(
+        _candidate(
+            "borrow",
+            _("Passer la dizaine en soustrayant (ex. %(examples)s)"),
+            (("digit", _most_missed_digit(borrow)),),
+            borrow,
+            REFERENCE_ERROR_RATE,
+            examples_in_label=True,
+        )
+    )
+    found.append(
+        _candidate(
+            "avoid_tens",
+            _("Éviter les dizaines : garder une carte qui ne tombe pas sur 10, 20, 30…"),
+            (),
+            tens,
+            REFERENCE_MULT10_RATE,
+        )
+    )
+    candidates = [item for item in found if item is not None]
+    candidates.sort(key=lambda item: (-item.score, -item.attempts, item.code))
+    return Weaknesses(items=tuple(candidates))
+
+
+def _crossing_skills(plays: list[Play]) -> tuple[_Skill, _Skill, _Skill]:
+    """The carry (adding across a ten), the borrow (subtracting across a ten)
+    and the avoidable tens, tallied over the answered plays."""
     carry = _Skill()
     borrow = _Skill()
     tens = _Skill()
@@ -195,11 +246,14 @@ def weaknesses(*, plays: Iterable[Play]) -> Weaknesses:
                 carry.misses.append(play)
         elif play.card_kind == "sub":
             _record(borrow, play)
-    # When crossing a ten is itself a weakness, the crossing plays are its
-    # evidence, whatever their error: a fact is then judged on the plays that
-    # did not cross. Otherwise a fact is judged on all its plays but the
-    # forgotten carries.
-    weak_carry = _would_score(carry)
+    return carry, borrow, tens
+
+
+def _fact_skills(plays: list[Play], *, weak_carry: bool) -> dict[tuple[int, int], _Skill]:
+    """Each addition fact's tally (a ≤ b). When crossing a ten is itself a
+    weakness, the crossing plays are its evidence, whatever their error: a
+    fact is then judged on the plays that did not cross. Otherwise a fact is
+    judged on all its plays but the forgotten carries."""
     facts: dict[tuple[int, int], _Skill] = {}
     for play in plays:
         if play.timed_out or play.correct is None or play.card_kind != "add":
@@ -210,76 +264,40 @@ def weaknesses(*, plays: Iterable[Play]) -> Weaknesses:
         if play.crossed_ten and (weak_carry or _carry_error(play)):
             continue
         _record(_skill_for(facts, (a, b) if a <= b else (b, a)), play)
+    return facts
 
-    candidates: list[PracticeItem] = []
 
-    def consider(
-        code: str,
-        template: Promise | str,
-        params: tuple[tuple[str, Any], ...],
-        skill: _Skill,
-        reference: float,
-        *,
-        examples_in_label: bool = False,
-    ) -> None:
-        if skill.n < MIN_SKILL_ATTEMPTS or skill.errors == 0:
-            return
-        score = _wilson_lower(skill.errors, skill.n) / reference
-        if score <= 1.0:
-            return
-        recent = sorted(skill.misses, key=lambda p: p.created_at)[-3:]
-        examples = tuple(_example(p) for p in recent)
-        if examples_in_label:
-            params = (*params, ("examples", ", ".join(examples)))
-        candidates.append(
-            PracticeItem(
-                code=code,
-                template=template,
-                params=params,
-                attempts=skill.n,
-                errors=skill.errors,
-                rate=per100(skill.errors, skill.n),
-                median_compute_ms=median_int(skill.times),
-                score=round(score, 3),
-                examples=examples,
-            )
-        )
-
-    for (a, b), skill in facts.items():
-        consider(
-            f"fact:{a}+{b}",
-            _("Le calcul %(a)s + %(b)s (et %(b)s + %(a)s)")
-            if a != b
-            else _("Le calcul %(a)s + %(b)s"),
-            (("a", a), ("b", b)),
-            skill,
-            REFERENCE_ERROR_RATE,
-        )
-    consider(
-        "carry",
-        _("Passer la dizaine en ajoutant (ex. %(examples)s)"),
-        (("digit", _most_missed_digit(carry)),),
-        carry,
-        REFERENCE_ERROR_RATE,
-        examples_in_label=True,
+def _candidate(
+    code: str,
+    template: Promise | str,
+    params: tuple[tuple[str, Any], ...],
+    skill: _Skill,
+    reference: float,
+    *,
+    examples_in_label: bool = False,
+) -> PracticeItem | None:
+    """The skill as a practice item if it is worse than acceptable (its
+    cautious error rate over ``reference`` above 1), else ``None``."""
+    if skill.n < MIN_SKILL_ATTEMPTS or skill.errors == 0:
+        return None
+    score = _wilson_lower(skill.errors, skill.n) / reference
+    if score <= 1.0:
+        return None
+    recent = sorted(skill.misses, key=lambda p: p.created_at)[-3:]
+    examples = tuple(_example(p) for p in recent)
+    if examples_in_label:
+        params = (*params, ("examples", ", ".join(examples)))
+    return PracticeItem(
+        code=code,
+        template=template,
+        params=params,
+        attempts=skill.n,
+        errors=skill.errors,
+        rate=per100(skill.errors, skill.n),
+        median_compute_ms=median_int(skill.times),
+        score=round(score, 3),
+        examples=examples,
     )
-    consider(
-        "borrow",
-        _("Passer la dizaine en soustrayant (ex. %(examples)s)"),
-        (("digit", _most_missed_digit(borrow)),),
-        borrow,
-        REFERENCE_ERROR_RATE,
-        examples_in_label=True,
-    )
-    consider(
-        "avoid_tens",
-        _("Éviter les dizaines : garder une carte qui ne tombe pas sur 10, 20, 30…"),
-        (),
-        tens,
-        REFERENCE_MULT10_RATE,
-    )
-    candidates.sort(key=lambda item: (-item.score, -item.attempts, item.code))
-    return Weaknesses(items=tuple(candidates))
 
 
 def _most_missed_digit(skill: _Skill) -> int:

@@ -7,7 +7,7 @@ the stored per-session counts (``pooled_summary``): they live once, in
 ``summary_from_totals``, so the class report and the pupil page agree by
 construction.
 
-Conventions (see ``docs/rules/chasse-aux-souris.md``): an **announcement** is a
+Conventions (see ``docs/rules/chasse.md``): an **announcement** is a
 play where the pupil gave a number (``correct`` is ``True`` or ``False``); a
 **timeout** is a play a bot made for the pupil, left out of accuracy but
 counted on its own; a **play** (the denominator of "per 100 plays") is any

@@ -50,50 +50,11 @@ def parent_tips(
     tips: list[str] = []
     facts: list[str] = []
     for item in items:
-        code = item.code
-        if code == "avoid_tens":
-            tips.append(
-                str(
-                    _(
-                        "Entraînez les compléments à 10 : %(pairs)s… Demandez « combien pour "
-                        "aller à la prochaine dizaine ? » (27 → 3, 45 → 5). Votre enfant verra "
-                        "venir 30, 50… et choisira une autre carte."
-                    )
-                )
-                % {"pairs": _COMPLEMENTS}
-            )
-        elif code == "carry":
-            digit = _tip_digit(item)
-            if digit == 9:
-                tips.append(
-                    str(
-                        _(
-                            "Jouez à ajouter 9 : ajouter 9, c'est ajouter 10 puis enlever 1. "
-                            "Par exemple 36 + 9 = 46 − 1 = 45. Essayez avec 27, 54, 68…"
-                        )
-                    )
-                )
-            else:
-                tips.append(
-                    str(
-                        _(
-                            "Jouez à ajouter %(digit)s en passant par la dizaine : "
-                            "%(example)s. Quelques calculs par jour suffisent."
-                        )
-                    )
-                    % {"digit": digit, "example": _carry_example(digit)}
-                )
-        elif code == "borrow":
-            digit = _tip_digit(item)
-            tips.append(
-                str(
-                    _("Jouez à enlever %(digit)s en descendant d'abord à la dizaine : %(example)s.")
-                )
-                % {"digit": digit, "example": _borrow_example(digit)}
-            )
-        elif code.startswith("fact:"):
-            a, b = code.split(":")[1].split("+")
+        if item.code.startswith("fact:"):
+            a, b = item.code.split(":")[1].split("+")
             facts.append(f"{a} + {b}")
+        elif (tip := _skill_tip(item)) is not None:
+            tips.append(tip)
     if facts:
         tips.insert(
             0,
@@ -133,6 +94,41 @@ def parent_tips(
             )
         )
     return tips[:3]
+
+
+def _skill_tip(item: PracticeItem) -> str | None:
+    """The game at home for one skill (avoiding tens, the carry, the borrow);
+    ``None`` for a kind without one (a fact goes into the shared fact tip)."""
+    code = item.code
+    if code == "avoid_tens":
+        return str(
+            _(
+                "Entraînez les compléments à 10 : %(pairs)s… Demandez « combien pour "
+                "aller à la prochaine dizaine ? » (27 → 3, 45 → 5). Votre enfant verra "
+                "venir 30, 50… et choisira une autre carte."
+            )
+        ) % {"pairs": _COMPLEMENTS}
+    if code == "carry":
+        digit = _tip_digit(item)
+        if digit == 9:
+            return str(
+                _(
+                    "Jouez à ajouter 9 : ajouter 9, c'est ajouter 10 puis enlever 1. "
+                    "Par exemple 36 + 9 = 46 − 1 = 45. Essayez avec 27, 54, 68…"
+                )
+            )
+        return str(
+            _(
+                "Jouez à ajouter %(digit)s en passant par la dizaine : "
+                "%(example)s. Quelques calculs par jour suffisent."
+            )
+        ) % {"digit": digit, "example": _carry_example(digit)}
+    if code == "borrow":
+        digit = _tip_digit(item)
+        return str(
+            _("Jouez à enlever %(digit)s en descendant d'abord à la dizaine : %(example)s.")
+        ) % {"digit": digit, "example": _borrow_example(digit)}
+    return None
 
 
 def _tip_digit(item: PracticeItem) -> int:

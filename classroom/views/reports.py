@@ -287,7 +287,8 @@ def pupil_report(request: HttpRequest, pupil_id: int) -> HttpResponse:
             "report": report,
             "pupil": pupil,
             "school_class": pupil.school_class,
-            # pygal takes ~0.1 s for the three charts: drawn once per records version.
+            # pygal is slow for three charts (docs/performance.md): drawn once
+            # per records version.
             # Every session the header counts (a chart of the last 30 made
             # "31 séances" above 30 points). pygal, and the charts' data tables
             # of a long history, are drawn once per records version.
