@@ -4,22 +4,10 @@ The consumer is the socket and knows no game. It resolves who the socket is
 from the *session* (never from a message: ``services.sockets``), decodes each
 message (``wire``), re-checks its access (``revocation.Watch``), hands it to
 ``services.messages`` and sends back what that says; every change of the table
-is answered by re-rendering its own seat's view (``table_screen``). Bad input
-gets a French notice and the socket stays open; the handlers never sleep.
-
-The cost of a move is kept small and off the database threads (``db_work``:
-Channels' one thread on SQLite, a few on PostgreSQL):
-
-- that thread only runs moves, bots and connects; the read of a table after a
-  change and the rendering of each seat's screen are shared and run on threads
-  of their own (``cardgames/live_screens.py``);
-- a change reaches the worker once, through its hub (``cardgames/table_hub.py``),
-  which draws all the worker's sockets of the table in one job;
-- each socket is sent only the parts of its screen that changed
-  (``screen_units.Screen.update``): a few KB per move rather than the whole page;
-- the pupil who moved gets their new screen in the reply to the move, drawn
-  before the broadcast's; what the move makes others write (the learning
-  record) waits until it is sent (``services.after_reply``).
+is answered by re-rendering its own seat's view (``table_screen``), and a
+change of seats is followed by ``seat_follow``. Bad input gets a notice in the
+socket's language and the socket stays open; the handlers never sleep. How a
+move stays cheap (threads, the hub, partial screens): docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -54,19 +42,19 @@ from cardgames.live_screens import (
     screens_queued_drawn,
     shared_snapshot,
 )
-from cardgames.models import Table
+from cardgames.seat_follow import CLOSE_SEAT_LOST, SeatFollowMixin
 from cardgames.services.messages import Reply, message_handle, refusal_say
 from cardgames.services.notify import group_send_retried
-from cardgames.services.sockets import socket_open, socket_reseat, viewer_resolve
-from cardgames.snapshot import Snapshot, snapshot
+from cardgames.services.sockets import socket_open, viewer_resolve
+from cardgames.snapshot import Snapshot
 from cardgames.table_screen import TableScreenMixin
 
 logger = logging.getLogger(__name__)
 
 # Close code sent when the teacher ends the session (the page shows why).
 CLOSE_SESSION_ENDED = 4000
-CLOSE_SEAT_LOST = 4001
 CLOSE_SIGNED_OUT = 4002
+__all__ = ["CLOSE_SEAT_LOST", "CLOSE_SESSION_ENDED", "CLOSE_SIGNED_OUT", "TableConsumer"]
 
 
 class AccessLost(Exception):
@@ -77,6 +65,7 @@ class TableConsumer(
     SocketLanguageMixin,
     GoneSocketMixin,
     NoLoopConnectionClose,
+    SeatFollowMixin,
     TableScreenMixin,
     AsyncWebsocketConsumer,
 ):
@@ -328,73 +317,6 @@ class TableConsumer(
         """Presence is for the teacher's monitor, sent to a group of its own
         (``services.presence_group``); one sent by an older worker during a
         deploy is ignored here."""
-
-    async def table_seats_changed(self, event: dict[str, Any]) -> None:
-        result = await db_work(self._reseat)()
-        if result is None:
-            await self._push(rendering.render_closed(services.refusal_message(code="seat_changed")))
-            if self.watch is not None and self.watch.groups and self.joined:
-                await self._strand()
-                return
-            await self.close(code=CLOSE_SEAT_LOST)
-            return
-        await self._show(result)
-
-    async def _strand(self) -> None:
-        """The seat went to someone else: out of the table's updates (a tablet
-        only sees what its seat may know), but still listening to its browser
-        session. The child was left on "Cette place a été donnée à quelqu'un
-        d'autre." even after the teacher gave the place back."""
-        self.stranded = True
-        self.joined = False
-        liveness.unregister(self)
-        await table_hub.leave(self)
-
-    async def pupil_seated(self, event: dict[str, Any]) -> None:
-        """This tablet's player has a seat at ``table_id`` (the teacher gave
-        the place back, or a new table started): a stranded screen sits down
-        again here; a finished game's screen goes to the new table, as after
-        "Rejouer". A screen still playing has nothing to do."""
-        table_id = event.get("table_id")
-        if not isinstance(table_id, int):
-            return
-        if table_id != self.table_id:
-            if self.stranded or self.rendered_status == Table.Status.FINISHED:
-                await self.moved_to(table_id)
-            return
-        if not self.stranded:
-            return
-        await table_hub.join(self)
-        opened = await db_work(self._open)()
-        if opened is None:
-            await table_hub.leave(self)
-            return
-        self.stranded, self.joined = False, True
-        self.shown = screen_units.Shown()  # the whole screen again, as on connect
-        self.rendered_version = -1
-        liveness.register(self)
-        await self._show(opened[0])
-
-    def _reseat(self) -> Snapshot | None:
-        """The teacher moved seats: find out who this socket is now."""
-        before = self._seat()
-        self.access = self._resolve()
-        socket_reseat(
-            table_id=self.table_id,
-            channel_name=self.channel_name,
-            before=before,
-            after=self._seat(),
-        )
-        return snapshot(self.table_id) if self.access is not None else None
-
-    async def table_moved(self, event: dict[str, Any]) -> None:
-        """A new game of the same players started at another table ("Rejouer"):
-        every screen follows. The new table checks access again on connect."""
-        new_id = event.get("new_table_id")
-        if isinstance(new_id, int):
-            await self.moved_to(
-                new_id, projector=b"view=projector" in self.scope.get("query_string", b"")
-            )
 
     async def table_close(self, event: dict[str, Any]) -> None:
         """The session ended, or this tablet was signed out: said in this
