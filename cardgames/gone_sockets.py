@@ -34,7 +34,19 @@ def socket_gone(error: BaseException) -> bool:
 
 class GoneSocketMixin:
     """For a Channels websocket consumer: ``send`` and ``close`` on a socket that
-    has already gone do nothing (logged at debug level) instead of raising."""
+    has already gone do nothing (logged at debug level) instead of raising; and
+    once the socket's task has ended, the channel layer is told that its
+    channel is closed (``config.channel_layer.RedisChannelLayer.channel_closed``),
+    so messages that still come for it are not kept in the worker forever."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)  # type: ignore[misc]
+        finally:
+            closed = getattr(getattr(self, "channel_layer", None), "channel_closed", None)
+            channel = getattr(self, "channel_name", None)
+            if closed is not None and channel:
+                closed(channel)
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False

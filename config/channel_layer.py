@@ -20,6 +20,7 @@ the sockets are told to catch up.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
@@ -30,7 +31,7 @@ from typing import Any, TypeVar
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as _InMemoryChannelLayer
-from channels_redis.core import ChannelLock
+from channels_redis.core import BoundedQueue, ChannelLock
 from channels_redis.core import RedisChannelLayer as _RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.connection import AbstractConnection
@@ -165,6 +166,47 @@ def cancel_safe(connection_class: type[AbstractConnection]) -> type[AbstractConn
     return type(f"CancelSafe{connection_class.__name__}", (CancelSafeConnection, connection_class), {})
 
 
+class _ReceiveBuffer(collections.defaultdict):  # type: ignore[type-arg]
+    """channels_redis' per-channel receive queues, which forget closed channels.
+
+    The stock layer pops every message of this process' channels off one Redis
+    key and files it under its channel's name, creating that channel's queue on
+    the way (a ``defaultdict``). A message that comes after its socket has
+    ended (sent to it, or to one of its groups, just as it closed) made a
+    queue that nobody ever reads or deletes (channels_redis issue 384):
+    ``make soak`` on a slowed server found them piling up with every lesson,
+    never given back (docs/performance.md).
+
+    ``close(channel)`` (the consumer's end: ``GoneSocketMixin``) drops the
+    channel's queue, and for ``linger`` seconds (longer than a message lives in
+    Redis) a late message for it is filed nowhere."""
+
+    def __init__(self, factory: Callable[[], Any], linger: float) -> None:
+        super().__init__(factory)
+        self.linger = linger
+        self.closed: collections.OrderedDict[str, float] = collections.OrderedDict()
+
+    def close(self, channel: str) -> None:
+        self.pop(channel, None)
+        now = time.monotonic()
+        self.closed[channel] = now + self.linger
+        self.closed.move_to_end(channel)
+        while self.closed:
+            oldest, until = next(iter(self.closed.items()))
+            if until > now:
+                break
+            del self.closed[oldest]
+
+    def __missing__(self, channel: str) -> Any:
+        if channel in self.closed:
+            return self.default_factory()  # type: ignore[misc]  # not kept: the message is dropped
+        return super().__missing__(channel)
+
+    def __delitem__(self, channel: str) -> None:
+        # The stock ``receive`` deletes a queue it may not have kept (above).
+        self.pop(channel, None)
+
+
 class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
     """channels_redis' layer, bounded and pipelined (below), which survives
     Redis restarting.
@@ -190,11 +232,19 @@ class RedisChannelLayer(_RedisChannelLayer):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.receive_clean_locks = _ChannelLock()
+        self.receive_buffer = _ReceiveBuffer(
+            functools.partial(BoundedQueue, self.capacity), linger=10 * max(self.expiry, 30)
+        )
         # group -> channels this process put in it (and has not taken out).
         self.memberships: dict[str, set[str]] = {}
         self._outages: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outage] = (
             weakref.WeakKeyDictionary()
         )
+
+    def channel_closed(self, channel: str) -> None:
+        """The consumer of ``channel`` has ended: its queued and late messages
+        are dropped (``_ReceiveBuffer``)."""
+        self.receive_buffer.close(channel)
 
     def _outage_state(self) -> _Outage:
         loop = asyncio.get_running_loop()

@@ -226,3 +226,74 @@ def test_the_tablets_hear_of_a_redis_outage() -> None:
     from config import channel_layer
 
     assert liveness.redis_outage in channel_layer._listeners
+
+
+async def test_a_message_for_a_closed_redis_channel_is_not_kept() -> None:
+    """A message that comes for a socket's channel after the socket ended used
+    to stay in the worker for good, in a receive queue nobody read (channels_redis
+    issue 384; ``make soak`` on a slowed server found them piling up).
+    Once the channel is closed, its queue goes and late messages are dropped;
+    the other channels of the worker still get theirs."""
+    (layer,) = _redis_layers(1)
+    try:
+        await layer.flush()
+        gone, alive, never_closed = [await layer.new_channel() for _ in range(3)]
+        # The stock layer, for a channel never said closed: the late message
+        # is filed under it (and would stay).
+        await layer.send(never_closed, {"type": "table.close", "n": 0})
+        await layer.send(alive, {"type": "table.changed", "n": 1})
+        assert await asyncio.wait_for(layer.receive(alive), 2) == {"type": "table.changed", "n": 1}
+        assert never_closed in layer.receive_buffer
+        # Closed: what was queued for it goes, and what comes later is dropped.
+        layer.channel_closed(never_closed)
+        layer.channel_closed(gone)
+        assert never_closed not in layer.receive_buffer
+        await layer.send(gone, {"type": "table.close", "n": 2})
+        await layer.send(alive, {"type": "table.changed", "n": 3})
+        assert await asyncio.wait_for(layer.receive(alive), 2) == {"type": "table.changed", "n": 3}
+        assert gone not in layer.receive_buffer and never_closed not in layer.receive_buffer
+        assert list(layer.receive_buffer) == []
+    finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+def test_a_closed_channel_is_forgotten_after_its_linger() -> None:
+    from config.channel_layer import _ReceiveBuffer
+
+    buffer = _ReceiveBuffer(list, linger=0.05)
+    buffer.close("specific.a!1")
+    time.sleep(0.1)
+    buffer.close("specific.a!2")  # prunes the first, whose linger is over
+    assert list(buffer.closed) == ["specific.a!2"]
+    buffer["specific.a!1"].append("kept again")  # an unknown channel: kept
+    assert buffer["specific.a!1"] == ["kept again"]
+    del buffer["specific.a!3"]  # the stock receive may delete a queue never kept
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_that_ends_tells_the_layer_its_channel_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every project consumer (``GoneSocketMixin``): when its task ends, the
+    channel layer hears that its channel is closed."""
+    from channels.generic.websocket import AsyncWebsocketConsumer
+    from channels.layers import get_channel_layer
+    from channels.testing import WebsocketCommunicator
+
+    from cardgames.dbwork import NoLoopConnectionClose
+    from cardgames.gone_sockets import GoneSocketMixin
+
+    closed: list[str] = []
+    layer_class = type(get_channel_layer())
+    monkeypatch.setattr(layer_class, "channel_closed", closed.append, raising=False)
+
+    class Echo(GoneSocketMixin, NoLoopConnectionClose, AsyncWebsocketConsumer):
+        async def connect(self) -> None:
+            await self.accept()
+
+    communicator = WebsocketCommunicator(Echo.as_asgi(), "/ws/echo/")
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.disconnect()
+    assert len(closed) == 1 and closed[0].startswith("specific.")
