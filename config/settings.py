@@ -211,7 +211,8 @@ if REDIS_URL:
         }
     }
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # One client and pool per process, not per socket (config/cache.py).
+        "default": {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": REDIS_URL}
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.InMemoryChannelLayer"}}
