@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from cardgames import revocation
 from cardgames.parsing import whole_number
+from cardgames.views import HtmxHttpRequest
 from classroom import access, ratelimit, selectors, services
 from classroom.models import (
     ClassSession,
@@ -54,9 +55,9 @@ def _device(request: HttpRequest) -> str:
     return request.session.session_key or ""
 
 
-def _render_pad(request: HttpRequest, template: str, context: dict[str, object]) -> HttpResponse:
+def _render_pad(request: HtmxHttpRequest, template: str, context: dict[str, object]) -> HttpResponse:
     """The pad alone for htmx, the full page otherwise."""
-    if getattr(request, "htmx", False):
+    if request.htmx:
         return render(request, template, context)
     return render(request, "classroom/join/code.html", context)
 
@@ -235,7 +236,7 @@ def picture_pad(request: HttpRequest, pupil: Pupil) -> tuple[dict[str, Any], boo
     return pad, False
 
 
-def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
+def join_pupil(request: HtmxHttpRequest, pupil_id: int) -> HttpResponse:
     """Two taps on pictures. The first is carried in a hidden field; the second
     submits the code. The session key is cycled on success (a tablet that was
     someone else a minute ago keeps nothing of them)."""
@@ -248,7 +249,7 @@ def join_pupil(request: HttpRequest, pupil_id: int) -> HttpResponse:
     context: dict[str, object] = {"class_session": class_session, **pad}
     template = (
         "classroom/join/_pictures.html"
-        if getattr(request, "htmx", False)
+        if request.htmx
         else "classroom/join/pictures.html"
     )
     return render(request, template, context)

@@ -23,6 +23,7 @@ from cardgames.engines.base import BOT_LEVELS
 from cardgames.models import Table
 from cardgames.parsing import whole_number
 from cardgames.ui import bot_level_choices, practice_focus_line
+from cardgames.views import HtmxHttpRequest
 from classroom import access, selectors, services
 from classroom.insights import PupilFocus
 from classroom.keys import session_id_from_key
@@ -137,7 +138,7 @@ def practice_names(request: HttpRequest, link_token: str) -> HttpResponse:
     return response
 
 
-def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> HttpResponse:
+def practice_pupil(request: HtmxHttpRequest, link_token: str, pupil_id: int) -> HttpResponse:
     """The two pictures, checked (and locked after too many tries) exactly as
     in the lesson's join flow."""
     school_class = access.access_practice_class(link_token)
@@ -166,7 +167,7 @@ def practice_pupil(request: HttpRequest, link_token: str, pupil_id: int) -> Http
     }
     template = (
         "classroom/join/_pictures.html"
-        if getattr(request, "htmx", False)
+        if request.htmx
         else "classroom/practice/pictures.html"
     )
     return render(request, template, context)
