@@ -57,6 +57,9 @@ class OwnRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
+        # A SIGKILLed Redis leaves its pid file: read after a restart, the old
+        # pid made ``stop`` kill nothing and leave the new server running.
+        (self.dir / "redis.pid").unlink(missing_ok=True)
         subprocess.run(
             [
                 "redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
@@ -67,11 +70,13 @@ class OwnRedis:
             check=True,
         )
         _wait_port(self.port, up=True)
-        for _ in range(100):  # the pid file is written just after the port opens
+        for _ in range(250):  # the pid file is written just after the port opens
             with contextlib.suppress(OSError, ValueError):
                 self.pid = int((self.dir / "redis.pid").read_text())
                 break
             time.sleep(0.02)
+        if self.pid is None:
+            raise RuntimeError(f"redis-server on port {self.port} wrote no pid file")
 
     def stop(self) -> None:
         """Gone at once (SIGKILL: no save, every connection reset), as a
@@ -80,6 +85,7 @@ class OwnRedis:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, 9)
             self.pid = None
+            (self.dir / "redis.pid").unlink(missing_ok=True)
         _wait_port(self.port, up=False)
 
     def keys_and_memory(self) -> tuple[int, int]:
